@@ -1,0 +1,152 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { NativeConnection } from '@temporalio/worker';
+import { closeServer, listen } from '../src/api/server';
+import { type Config, ConfigError, loadConfig } from '../src/config';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { createDb } from '../src/db/knex';
+import { migrateToLatest } from '../src/db/migrate';
+import { ensureSandboxCredentials } from '../src/db/sandbox-seed';
+import { createLogger } from '../src/logger';
+import { connectTemporalClient } from '../src/temporal/connect';
+import { registerSearchAttributes } from '../src/temporal/search-attributes';
+import { createWorker, installTemporalLogging } from '../src/worker';
+import { ensureTemporalCli } from './tools/temporal-cli';
+import { startTemporalDevServer } from './tools/temporal-dev-server';
+
+/**
+ * `npm start`: the whole stack on one machine. Postgres (embedded unless DATABASE_URL), the
+ * Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS), migrations, search attributes,
+ * the sandbox seed, the worker and the API, all in this process or its children. SIGINT/SIGTERM
+ * stop everything, children included, in reverse order.
+ */
+
+const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.logLevel, name: 'payment-rescue' });
+  await mkdir(config.dataDir, { recursive: true });
+
+  const databaseUrl = await startDatabase(config);
+  const db = createDb(databaseUrl, config.database.poolMax);
+  stops.push({ name: 'database pool', stop: () => db.destroy() });
+  const applied = await migrateToLatest(db);
+  say(`migrations: ${applied.length ? applied.join(', ') : 'up to date'}`);
+
+  const { address, uiUrl } = await startTemporal(config);
+  const { connection } = await connectTemporalClient(address, config.temporal.namespace);
+  stops.push({ name: 'Temporal client', stop: () => connection.close() });
+  const added = await registerSearchAttributes(connection, config.temporal.namespace);
+  say(`search attributes: ${added.length ? `registered ${added.join(', ')}` : 'already registered'}`);
+
+  say('worker: bundling workflows and starting');
+  installTemporalLogging(logger);
+  const nativeConnection = await NativeConnection.connect({ address });
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    db,
+    logger,
+  });
+  const running = worker.run();
+  stops.push({
+    name: 'worker',
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await nativeConnection.close();
+    },
+  });
+
+  const server = await listen({ config, db, temporal: connection, logger }, config.host, config.port);
+  stops.push({ name: 'API', stop: () => closeServer(server) });
+
+  const credentialsFile = path.join(config.dataDir, 'sandbox-credentials.json');
+  const { credentials, created } = await ensureSandboxCredentials(db, credentialsFile, {
+    apiBaseUrl: config.publicBaseUrl,
+    temporalUiUrl: uiUrl ?? '(external Temporal: see its own UI)',
+  });
+  say(`sandbox credentials ${created ? 'created' : 'reused'}: ${credentialsFile}`);
+  process.stdout.write(`\n${JSON.stringify(credentials, null, 2)}\n\n`);
+  say(`API:         ${config.publicBaseUrl}  (health: ${config.publicBaseUrl}/v1/health)`);
+  if (uiUrl) say(`Temporal UI: ${uiUrl}`);
+  say('logs: JSON on stdout; the Temporal dev server logs to .data/temporal/server.log. Ctrl-C stops everything.');
+}
+
+async function startDatabase(config: Config): Promise<string> {
+  if (config.database.url) {
+    say('database: DATABASE_URL');
+    return config.database.url;
+  }
+  say(
+    `database: embedded Postgres on 127.0.0.1:${config.database.embeddedPort}, data in ${path.join(config.dataDir, 'postgres')}`,
+  );
+  const pg = await startEmbeddedPostgres({
+    directory: path.join(config.dataDir, 'postgres'),
+    port: config.database.embeddedPort,
+    database: 'payment_rescue',
+  });
+  stops.push({ name: 'embedded Postgres', stop: () => pg.stop() });
+  return pg.url;
+}
+
+async function startTemporal(config: Config): Promise<{ address: string; uiUrl: string | undefined }> {
+  if (config.temporal.address) {
+    say(`Temporal: TEMPORAL_ADDRESS=${config.temporal.address}`);
+    return { address: config.temporal.address, uiUrl: undefined };
+  }
+  const options = {
+    port: config.temporal.devServerPort,
+    uiPort: config.temporal.uiPort,
+    namespace: config.temporal.namespace,
+    dbFile: path.join(config.dataDir, 'temporal', 'temporal.db'),
+  };
+  const cliPath = await ensureTemporalCli();
+  if (cliPath) {
+    say(`Temporal: dev server on 127.0.0.1:${options.port}, Web UI on :${options.uiPort}, state in ${options.dbFile}`);
+    const server = await startTemporalDevServer({
+      cliPath,
+      ...options,
+      logFile: path.join(config.dataDir, 'temporal', 'server.log'),
+    });
+    stops.push({ name: 'Temporal dev server', stop: () => server.stop() });
+    return { address: server.address, uiUrl: server.uiUrl };
+  }
+  // Last resort: the SDK downloads the CLI itself (works on the open internet only).
+  say('Temporal: no CLI found or buildable; asking the SDK to download one');
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { ip: '127.0.0.1', ...options, dbFilename: options.dbFile, ui: true },
+  });
+  stops.push({ name: 'Temporal dev server', stop: () => env.teardown() });
+  return { address: env.address, uiUrl: `http://127.0.0.1:${options.uiPort}` };
+}
+
+let stopping = false;
+async function stopAll(code: number): Promise<never> {
+  if (stopping) process.exit(code);
+  stopping = true;
+  for (const { name, stop } of stops.reverse()) {
+    say(`stopping ${name}`);
+    await stop().catch((err: unknown) => say(`  ${name}: ${err instanceof Error ? err.message : String(err)}`));
+  }
+  say('stopped');
+  process.exit(code);
+}
+
+// embedded-postgres installs an exit hook that stops Postgres and exits at once on a signal,
+// racing the orderly shutdown above (worker drain, API close). This script owns the signals and
+// stops Postgres itself, last.
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
+process.once('SIGINT', () => void stopAll(0));
+process.once('SIGTERM', () => void stopAll(0));
+
+main().catch(async (err: unknown) => {
+  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`[start] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  await stopAll(1);
+});

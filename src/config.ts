@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one typed configuration of the service, read from environment variables and validated at
+ * start. Every variable is documented in README.md ("Configuration"); a bad value stops start-up
+ * with a message naming the variable.
+ */
+
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const schema = z.object({
+  FC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  PUBLIC_BASE_URL: optionalUrl.pipe(z.url().optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('.data'),
+
+  DATABASE_URL: optionalUrl.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  EMBEDDED_POSTGRES_PORT: port.default(54320),
+
+  TEMPORAL_ADDRESS: optionalUrl,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('payment-rescue'),
+  TEMPORAL_DEV_SERVER_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+});
+
+export type Environment = 'sandbox' | 'production';
+
+export interface Config {
+  environment: Environment;
+  host: string;
+  port: number;
+  /** Base URL merchants use; defaults to http://HOST:PORT. */
+  publicBaseUrl: string;
+  logLevel: string;
+  dataDir: string;
+  database: {
+    /** Undefined means "start the embedded Postgres under dataDir". */
+    url: string | undefined;
+    poolMax: number;
+    embeddedPort: number;
+  };
+  temporal: {
+    /** Undefined means "start the Temporal dev server (with its Web UI) under dataDir". */
+    address: string | undefined;
+    namespace: string;
+    taskQueue: string;
+    devServerPort: number;
+    uiPort: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return {
+    environment: e.FC_ENVIRONMENT,
+    host: e.HOST,
+    port: e.PORT,
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`,
+    logLevel: e.LOG_LEVEL,
+    dataDir: path.resolve(e.DATA_DIR),
+    database: {
+      url: e.DATABASE_URL,
+      poolMax: e.DATABASE_POOL_MAX,
+      embeddedPort: e.EMBEDDED_POSTGRES_PORT,
+    },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      devServerPort: e.TEMPORAL_DEV_SERVER_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import type { Knex } from 'knex';
+import * as identities from './20261121000000_identities';
+
+/**
+ * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
+ * under tsx, jest, compiled output and the Docker image.
+ */
+export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration }> = [
+  { name: '20261121000000_identities', migration: identities },
+];

@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { generateSecret, hashSecret } from '../domain/secrets';
+import type { Db } from './knex';
+
+export interface SandboxCredentials {
+  pid: string;
+  mid: string;
+  siteId: string;
+  clientId: string;
+  clientSecret: string;
+  tokenizationKey: string;
+  apiBaseUrl: string;
+  temporalUiUrl: string;
+}
+
+/**
+ * First run of `npm start`: creates a sandbox partner, merchant, site, API client and
+ * tokenization key, and writes their credentials (secrets in clear, the only place they exist
+ * so) to `file` with mode 0600. Later runs reuse the file when its merchant is still in the
+ * database; the URLs in it are refreshed.
+ */
+export async function ensureSandboxCredentials(
+  db: Db,
+  file: string,
+  urls: Pick<SandboxCredentials, 'apiBaseUrl' | 'temporalUiUrl'>,
+): Promise<{ credentials: SandboxCredentials; created: boolean }> {
+  if (existsSync(file)) {
+    const saved = JSON.parse(await readFile(file, 'utf8')) as SandboxCredentials;
+    const key = await db('api_keys')
+      .where({ id: saved.clientId, merchant_id: saved.mid })
+      .whereNull('revoked_at')
+      .first();
+    if (key) {
+      const credentials = { ...saved, ...urls };
+      await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+      return { credentials, created: false };
+    }
+  }
+  const clientSecret = generateSecret('sk_sandbox');
+  const tokenizationKey = generateSecret('tk_sandbox');
+  const credentials = await db.transaction(async (trx) => {
+    const [partner] = await trx('partners').insert({ name: 'Sandbox Partner' }).returning('id');
+    const [merchant] = await trx('merchants')
+      .insert({ partner_id: partner.id, name: 'Sandbox Merchant' })
+      .returning('id');
+    const [site] = await trx('sites')
+      .insert({
+        merchant_id: merchant.id,
+        name: 'Sandbox Site',
+        allowed_origins: ['https://localhost', 'http://localhost:3000'],
+      })
+      .returning('id');
+    const [key] = await trx('api_keys')
+      .insert({
+        owner_type: 'merchant',
+        partner_id: partner.id,
+        merchant_id: merchant.id,
+        name: 'Sandbox key',
+        secret_hash: hashSecret(clientSecret),
+      })
+      .returning('id');
+    await trx('tokenization_keys').insert({ merchant_id: merchant.id, key_hash: hashSecret(tokenizationKey) });
+    return {
+      pid: partner.id as string,
+      mid: merchant.id as string,
+      siteId: site.id as string,
+      clientId: key.id as string,
+      clientSecret,
+      tokenizationKey,
+      ...urls,
+    };
+  });
+  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return { credentials, created: true };
+}

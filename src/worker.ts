@@ -1,0 +1,86 @@
+import {
+  DefaultLogger,
+  makeTelemetryFilterString,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkerOptions,
+} from '@temporalio/worker';
+import { type ActivityDeps, createActivities } from './activities';
+import { type Config, ConfigError, loadConfig } from './config';
+import { createDb } from './db/knex';
+import { createLogger } from './logger';
+
+export interface WorkerSetup extends ActivityDeps {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  /** A prebuilt bundle (tests share one); otherwise the workflows are bundled from source. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+/** Builds the worker: the order workflows from src/workflows and the activities bound to deps. */
+export async function createWorker(setup: WorkerSetup): Promise<Worker> {
+  return Worker.create({
+    connection: setup.connection,
+    namespace: setup.namespace,
+    taskQueue: setup.taskQueue,
+    activities: createActivities({ db: setup.db, logger: setup.logger }),
+    ...(setup.workflowBundle
+      ? { workflowBundle: setup.workflowBundle }
+      : { workflowsPath: require.resolve('./workflows') }),
+  });
+}
+
+/** Routes the SDK's own logs (core and worker) through pino, at WARN and above. */
+export function installTemporalLogging(logger: ActivityDeps['logger']): void {
+  const levels = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+  Runtime.install({
+    logger: new DefaultLogger('WARN', (entry) => {
+      logger[levels[entry.level]]({ ...entry.meta, source: 'temporal' }, entry.message);
+    }),
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+  });
+}
+
+/** Standalone worker process (Docker, production): needs DATABASE_URL and TEMPORAL_ADDRESS. */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ level: config.logLevel, name: 'worker' });
+  if (!config.database.url || !config.temporal.address) {
+    logger.fatal('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');
+    process.exit(1);
+  }
+  installTemporalLogging(logger);
+  const db = createDb(config.database.url, config.database.poolMax);
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await createWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    db,
+    logger,
+  });
+  // Worker.run() handles SIGINT/SIGTERM itself: it stops polling, drains in-flight tasks, returns.
+  logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
+  await worker.run();
+  await connection.close();
+  await db.destroy();
+  logger.info('worker stopped');
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`worker failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   await mkdir(config.dataDir, { recursive: true });
 
   const databaseUrl = await startDatabase(config);
-  const db = createDb(databaseUrl, config.database.poolMax);
+  const db = createDb(databaseUrl, config.database.poolMax, logger);
   stops.push({ name: 'database pool', stop: () => db.destroy() });
   const applied = await migrateToLatest(db);
   say(`migrations: ${applied.length ? applied.join(', ') : 'up to date'}`);

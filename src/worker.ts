@@ -10,6 +10,8 @@ import { type ActivityDeps, createActivities } from './activities';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createDb } from './db/knex';
 import { createLogger } from './logger';
+import { connectTemporalClient } from './temporal/connect';
+import { registerSearchAttributes as register } from './temporal/search-attributes';
 
 export interface WorkerSetup extends ActivityDeps {
   connection: NativeConnection;
@@ -43,6 +45,15 @@ export function installTemporalLogging(logger: ActivityDeps['logger']): void {
   });
 }
 
+async function registerSearchAttributes(address: string, namespace: string): Promise<void> {
+  const { connection } = await connectTemporalClient(address, namespace);
+  try {
+    await register(connection, namespace);
+  } finally {
+    await connection.close();
+  }
+}
+
 /** Standalone worker process (Docker, production): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
   let config: Config;
@@ -61,7 +72,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   installTemporalLogging(logger);
-  const db = createDb(config.database.url, config.database.poolMax);
+  await registerSearchAttributes(config.temporal.address, config.temporal.namespace).catch((err: unknown) =>
+    logger.warn({ err }, 'could not register the order search attributes (register them on the server yourself)'),
+  );
+  const db = createDb(config.database.url, config.database.poolMax, logger);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createWorker({
     connection,

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     logger.fatal('the API process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');
     process.exit(1);
   }
-  const db = createDb(config.database.url, config.database.poolMax);
+  const db = createDb(config.database.url, config.database.poolMax, logger);
   await migrateToLatest(db);
   const { connection } = await connectTemporalClient(config.temporal.address, config.temporal.namespace);
   const server = await listen({ config, db, temporal: connection, logger }, config.host, config.port);

@@ -1,10 +1,19 @@
 import knexFactory, { type Knex } from 'knex';
+import type { Logger } from '../logger';
 
 export type Db = Knex;
 
-/** The knex instance over pg. One pool per process. */
-export function createDb(url: string, poolMax = 10): Db {
+/** The knex instance over pg. One pool per process; knex's own warnings go to the logger. */
+export function createDb(url: string, poolMax = 10, logger?: Logger): Db {
   return knexFactory({
+    ...(logger && {
+      log: {
+        warn: (message: unknown) => logger.warn({ source: 'knex' }, String(message)),
+        error: (message: unknown) => logger.error({ source: 'knex' }, String(message)),
+        deprecate: (message: unknown) => logger.warn({ source: 'knex' }, String(message)),
+        debug: () => {},
+      },
+    }),
     client: 'pg',
     connection: { connectionString: url, application_name: 'payment-rescue' },
     pool: { min: 0, max: poolMax },

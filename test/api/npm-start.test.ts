@@ -1,0 +1,144 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { rescueWindowWorkflow } from '../../src/workflows';
+import { freePort } from '../helpers/ports';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Every descendant of pid, found through /proc (ps --ppid, recursively). */
+function descendants(pid: number): number[] {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    return [];
+  }
+  const children = out
+    .split('\n')
+    .map((s) => Number(s.trim()))
+    .filter(Boolean);
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** The processes of `pids` still running (zombies count as gone), described by ps. */
+function survivors(pids: number[]): string[] {
+  return pids.flatMap((pid) => {
+    try {
+      const line = execFileSync('ps', ['-o', 'pid=,stat=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+      return line && !/^\d+\s+Z/.test(line) ? [line] : [];
+    } catch {
+      return []; // ps exits 1 when the process is gone
+    }
+  });
+}
+
+/** Waits up to 10 s for every process of the tree to be gone; returns those that are not. */
+async function leftAfterStop(pids: number[]): Promise<string[]> {
+  for (let i = 0; i < 40 && survivors(pids).length; i++) await new Promise((r) => setTimeout(r, 250));
+  return survivors(pids);
+}
+
+interface Running {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+function npmStart(env: NodeJS.ProcessEnv): Running {
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (d) => output.push(String(d)));
+  child.stderr?.on('data', (d) => output.push(String(d)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
+
+async function waitForHealth(url: string, running: Running, timeoutMs = 90_000): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (running.child.exitCode !== null) throw new Error(`npm start exited early:\n${running.output.join('')}`);
+    const res = await fetch(url).catch(() => undefined);
+    if (res?.status === 200) return res;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`no healthy answer from ${url}:\n${running.output.join('')}`);
+}
+
+describe('npm start: the whole stack from one command', () => {
+  jest.setTimeout(180_000);
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'prs-start-'));
+    await chmod(dataDir, 0o755);
+    env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_POSTGRES_PORT: String(await freePort()),
+      TEMPORAL_DEV_SERVER_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+      DATABASE_URL: '',
+      TEMPORAL_ADDRESS: '',
+      LOG_LEVEL: 'warn',
+    };
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves health and the Temporal UI, seeds credentials, survives a restart, and leaves no process after SIGTERM', async () => {
+    const api = `http://127.0.0.1:${env.PORT}`;
+    const first = npmStart(env);
+    const health = await (await waitForHealth(`${api}/v1/health`, first)).json();
+    expect(health).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } });
+
+    const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
+    expect(ui.status).toBe(200);
+
+    const credentials = JSON.parse(await readFile(path.join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+    expect(Object.keys(credentials).sort()).toEqual(
+      ['apiBaseUrl', 'clientId', 'clientSecret', 'mid', 'pid', 'siteId', 'temporalUiUrl', 'tokenizationKey'].sort(),
+    );
+    expect(credentials.apiBaseUrl).toBe(api);
+    expect(first.output.join('')).toContain(credentials.clientId);
+
+    // An open workflow (a 30-day window) must survive the restart: the dev server keeps its state in DATA_DIR.
+    const address = `127.0.0.1:${env.TEMPORAL_DEV_SERVER_PORT}`;
+    let connection = await Connection.connect({ address });
+    const workflowId = `survives-restart-${Date.now()}`;
+    await new Client({ connection }).workflow.start(rescueWindowWorkflow, {
+      taskQueue: 'payment-rescue',
+      workflowId,
+      args: [{ endsAtUtc: new Date(Date.now() + 30 * 86_400_000).toISOString() }],
+    });
+    await connection.close();
+
+    const firstTree = [first.child.pid as number, ...descendants(first.child.pid as number)];
+    expect(firstTree.length).toBeGreaterThanOrEqual(3); // npm, node, postgres, temporal at least
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(await leftAfterStop(firstTree)).toEqual([]);
+
+    const second = npmStart(env);
+    await waitForHealth(`${api}/v1/health`, second);
+    const again = JSON.parse(await readFile(path.join(dataDir, 'sandbox-credentials.json'), 'utf8'));
+    expect(again).toEqual(credentials);
+    connection = await Connection.connect({ address });
+    const description = await new Client({ connection }).workflow.getHandle(workflowId).describe();
+    expect(description.status.name).toBe('RUNNING');
+    await connection.close();
+
+    const secondTree = [second.child.pid as number, ...descendants(second.child.pid as number)];
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(await leftAfterStop(secondTree)).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { closeServer, listen } from '../../src/api/server';
+import type { Db } from '../../src/db/knex';
+import { connectTemporalClient } from '../../src/temporal/connect';
+import { createWorker } from '../../src/worker';
+import { createTestDatabase } from './database';
+import { capturedLogger } from './log-capture';
+import { shared } from './shared-env';
+import { sharedWorkflowBundle, uniqueTaskQueue } from './temporal';
+
+export interface TestStack {
+  baseUrl: string;
+  db: Db;
+  client: Client;
+  connection: Connection;
+  taskQueue: string;
+  logs: ReturnType<typeof capturedLogger>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real service for API tests: the API on an ephemeral port, a real worker on its own task
+ * queue, both on the shared Temporal dev server and on a fresh database. Logs are captured.
+ */
+export async function startTestStack(): Promise<TestStack> {
+  const database = await createTestDatabase();
+  const logs = capturedLogger();
+  const address = shared('temporalAddress');
+  const taskQueue = uniqueTaskQueue('api');
+  const { connection, client } = await connectTemporalClient(address, 'default');
+  const nativeConnection = await NativeConnection.connect({ address });
+  const worker: Worker = await createWorker({
+    connection: nativeConnection,
+    namespace: 'default',
+    taskQueue,
+    db: database.db,
+    logger: logs.logger,
+    workflowBundle: sharedWorkflowBundle(),
+  });
+  const running = worker.run();
+  const server: Server = await listen(
+    { config: { environment: 'sandbox' }, db: database.db, temporal: connection, logger: logs.logger },
+    '127.0.0.1',
+    0,
+  );
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    db: database.db,
+    client,
+    connection,
+    taskQueue,
+    logs,
+    stop: async () => {
+      await closeServer(server);
+      worker.shutdown();
+      await running;
+      await nativeConnection.close();
+      await connection.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { shared } from './shared-env';
+
+/** A task queue of its own, so concurrent test files never steal each other's tasks. */
+export function uniqueTaskQueue(prefix = 'test'): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+/** The workflow bundle global-setup built once for the whole run. */
+export function sharedWorkflowBundle(): { codePath: string } {
+  return { codePath: shared('workflowBundle') };
+}
+
+/**
+ * A time-skipping environment on the Java test server provisioned by global-setup (the SDK's
+ * own download is the fallback when no server could be provisioned).
+ */
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const path = process.env.TEST_TEMPORAL_TEST_SERVER;
+  return TestWorkflowEnvironment.createTimeSkipping(
+    path ? { server: { executable: { type: 'existing-path', path } } } : {},
+  );
+}

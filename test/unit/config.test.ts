@@ -1,0 +1,55 @@
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('configuration', () => {
+  it('has working defaults: sandbox, port 3000, embedded Postgres and dev server', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      environment: 'sandbox',
+      port: 3000,
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      database: { url: undefined, embeddedPort: 54320 },
+      temporal: { address: undefined, namespace: 'default', uiPort: 8233, devServerPort: 7233 },
+    });
+  });
+
+  it('reads the variables it documents', () => {
+    const config = loadConfig({
+      FC_ENVIRONMENT: 'production',
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u:p@db:5432/rescue',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      TEMPORAL_TASK_QUEUE: 'orders',
+      PUBLIC_BASE_URL: 'https://api.example.com',
+    });
+    expect(config).toMatchObject({
+      environment: 'production',
+      port: 8080,
+      publicBaseUrl: 'https://api.example.com',
+      database: { url: 'postgres://u:p@db:5432/rescue' },
+      temporal: { address: 'temporal:7233', taskQueue: 'orders' },
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['FC_ENVIRONMENT', 'staging'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+  ])('rejects a bad %s (%s), naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      expect((err as ConfigError).problems.join('\n')).toContain(name);
+      expect((err as Error).message).toContain(name);
+    }
+  });
+
+  it('treats an empty DATABASE_URL or TEMPORAL_ADDRESS as unset', () => {
+    const config = loadConfig({ DATABASE_URL: '', TEMPORAL_ADDRESS: ' ' });
+    expect(config.database.url).toBeUndefined();
+    expect(config.temporal.address).toBeUndefined();
+  });
+});

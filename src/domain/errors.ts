@@ -22,7 +22,81 @@ export const ERROR_CATALOGUE = {
     message: 'A request field is missing or invalid.',
     retry: 'after-fix',
   },
+  unsupported_grant_type: {
+    id: '400003',
+    status: 400,
+    message: 'grant_type must be client_credentials.',
+    retry: 'after-fix',
+  },
+  oauth_invalid_request: {
+    id: '400004',
+    status: 400,
+    message: 'The token request is missing grant_type or has conflicting client credentials.',
+    retry: 'after-fix',
+  },
+  card_number_invalid: {
+    id: '400010',
+    status: 400,
+    message: 'The card number is not a valid card number (digits, length or check digit).',
+    retry: 'after-fix',
+  },
+  card_brand_unsupported: {
+    id: '400011',
+    status: 400,
+    message: 'The card brand is not supported.',
+    retry: 'no',
+  },
+  card_expired: { id: '400012', status: 400, message: 'The card has expired.', retry: 'no' },
+  sandbox_card_not_allowed: {
+    id: '400013',
+    status: 400,
+    message: 'The sandbox accepts only the whitelisted test cards (docs/sandbox.md).',
+    retry: 'after-fix',
+  },
+  invalid_client: {
+    id: '401001',
+    status: 401,
+    message: 'Client authentication failed: unknown client, wrong secret or revoked key.',
+    retry: 'after-fix',
+  },
+  invalid_token: {
+    id: '401002',
+    status: 401,
+    message: 'A valid bearer access token is required (authorization: Bearer <token>).',
+    retry: 'refresh-token-once',
+  },
+  token_expired: {
+    id: '401003',
+    status: 401,
+    message: 'The access token has expired. Obtain a new one from /v1/oauth2/token and retry once.',
+    retry: 'refresh-token-once',
+  },
+  invalid_tokenization_key: {
+    id: '401004',
+    status: 401,
+    message: 'A valid tokenization key is required in the x-tokenization-key header.',
+    retry: 'after-fix',
+  },
+  merchant_forbidden: {
+    id: '403001',
+    status: 403,
+    message: 'This credential may not act for that merchant.',
+    retry: 'no',
+  },
+  insufficient_scope: {
+    id: '403002',
+    status: 403,
+    message: 'This API key does not have the scope this operation needs.',
+    retry: 'no',
+  },
   route_not_found: { id: '404001', status: 404, message: 'No resource exists at this path.', retry: 'no' },
+  api_key_not_found: {
+    id: '404002',
+    status: 404,
+    message: 'The specified API key could not be located.',
+    retry: 'no',
+  },
+  order_not_found: { id: '404003', status: 404, message: 'The specified order could not be located.', retry: 'no' },
   method_not_allowed: {
     id: '405001',
     status: 405,
@@ -35,6 +109,18 @@ export const ERROR_CATALOGUE = {
     status: 415,
     message: 'The request body must be JSON (content-type: application/json).',
     retry: 'after-fix',
+  },
+  rate_limited: {
+    id: '429001',
+    status: 429,
+    message: 'Too many requests for this merchant. Retry after the Retry-After period.',
+    retry: 'retry-after',
+  },
+  api_key_revoked: {
+    id: '409001',
+    status: 409,
+    message: 'The API key is revoked and can no longer be changed.',
+    retry: 'no',
   },
   internal_error: {
     id: '500001',
@@ -65,7 +151,13 @@ export class ApiError extends Error {
 
   constructor(
     readonly errorName: ErrorName,
-    readonly details: { message?: string; field?: string; headers?: Record<string, string> } = {},
+    readonly details: {
+      message?: string;
+      field?: string;
+      headers?: Record<string, string>;
+      /** Set on /v1/oauth2/token: RFC 6749 section 5.2 wants `error` to be this code. */
+      oauthError?: string;
+    } = {},
   ) {
     super(details.message ?? ERROR_CATALOGUE[errorName].message);
     this.name = 'ApiError';
@@ -88,7 +180,25 @@ export interface ErrorBody {
   };
 }
 
-export function errorBody(error: ApiError, requestId: string): ErrorBody {
+/** The token endpoint's error body: RFC 6749 fields, plus our identifier. */
+export interface OAuthErrorBody {
+  error: string;
+  error_description: string;
+  id: string;
+  name: ErrorName;
+  requestId: string;
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorBody | OAuthErrorBody {
+  if (error.details.oauthError) {
+    return {
+      error: error.details.oauthError,
+      error_description: error.message,
+      id: error.definition.id,
+      name: error.errorName,
+      requestId,
+    };
+  }
   return {
     error: {
       id: error.definition.id,

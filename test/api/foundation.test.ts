@@ -115,11 +115,7 @@ describe('GET /v1/health when a dependency is down', () => {
     const { logger } = capturedLogger();
     const db = createDb(`postgres://nobody:nothing@127.0.0.1:${deadPort}/none`, 1, logger);
     const stack = await startTestStack();
-    const server = await listen(
-      { config: { environment: 'sandbox' }, db, temporal: stack.connection, logger },
-      '127.0.0.1',
-      0,
-    );
+    const server = await listen({ config: stack.config, db, temporal: stack.connection, logger }, '127.0.0.1', 0);
     try {
       const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/health`);
       expect(res.status).toBe(503);
@@ -140,7 +136,7 @@ describe('GET /v1/health when a dependency is down', () => {
     const temporal = Connection.lazy({ address: `127.0.0.1:${deadPort}`, connectTimeout: 500 });
     const stack = await startTestStack();
     const app = createApp({
-      config: { environment: 'sandbox' },
+      config: stack.config,
       db: stack.db,
       temporal,
       logger: capturedLogger().logger,

@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { closeServer, listen } from '../../src/api/server';
+import { type Config, loadConfig } from '../../src/config';
 import type { Db } from '../../src/db/knex';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { createWorker } from '../../src/worker';
+import { ManualClock } from './clock';
 import { createTestDatabase } from './database';
 import { capturedLogger } from './log-capture';
 import { shared } from './shared-env';
@@ -13,6 +15,8 @@ import { sharedWorkflowBundle, uniqueTaskQueue } from './temporal';
 
 export interface TestStack {
   baseUrl: string;
+  config: Config;
+  clock: ManualClock;
   db: Db;
   client: Client;
   connection: Connection;
@@ -25,7 +29,9 @@ export interface TestStack {
  * The real service for API tests: the API on an ephemeral port, a real worker on its own task
  * queue, both on the shared Temporal dev server and on a fresh database. Logs are captured.
  */
-export async function startTestStack(): Promise<TestStack> {
+export async function startTestStack(options: { env?: Record<string, string> } = {}): Promise<TestStack> {
+  const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
+  const clock = new ManualClock();
   const database = await createTestDatabase();
   const logs = capturedLogger();
   const address = shared('temporalAddress');
@@ -42,13 +48,15 @@ export async function startTestStack(): Promise<TestStack> {
   });
   const running = worker.run();
   const server: Server = await listen(
-    { config: { environment: 'sandbox' }, db: database.db, temporal: connection, logger: logs.logger },
+    { config, db: database.db, temporal: connection, logger: logs.logger, clock },
     '127.0.0.1',
     0,
   );
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    config,
+    clock,
     db: database.db,
     client,
     connection,

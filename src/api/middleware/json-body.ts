@@ -8,11 +8,14 @@ export const MAX_JSON_BODY = '256kb';
 /**
  * Request bodies are JSON. A POST or PUT that carries a body of another type gets 415; an
  * unparsable body gets 400; a body over MAX_JSON_BODY gets 413. A POST with no body at all
- * (cancel, for example) is fine and reads as {}.
+ * (cancel, for example) is fine and reads as {}. `formPaths` also take form encoding (the OAuth2
+ * token endpoint, as RFC 6749 requires).
  */
-export function jsonBody(): Middleware {
+export function jsonBody(options: { formPaths?: string[] } = {}): Middleware {
+  const formPaths = new Set(options.formPaths ?? []);
   const parse = bodyParser({
-    enableTypes: ['json'],
+    enableTypes: ['json', 'form'],
+    formLimit: MAX_JSON_BODY,
     jsonLimit: MAX_JSON_BODY,
     jsonStrict: true,
     onError: (err) => {
@@ -26,7 +29,10 @@ export function jsonBody(): Middleware {
       ctx.request.body = {};
       return next();
     }
-    if (!ctx.is('application/json', '+json')) throw new ApiError('unsupported_media_type');
+    const acceptable = formPaths.has(ctx.path)
+      ? ctx.is('application/json', '+json', 'urlencoded')
+      : ctx.is('application/json', '+json');
+    if (!acceptable) throw new ApiError('unsupported_media_type');
     return parse(ctx, next);
   };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as identities from './20261121000000_identities';
+import * as accessSettingsVault from './20261121010000_access_settings_vault';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -7,4 +8,5 @@ import * as identities from './20261121000000_identities';
  */
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration }> = [
   { name: '20261121000000_identities', migration: identities },
+  { name: '20261121010000_access_settings_vault', migration: accessSettingsVault },
 ];

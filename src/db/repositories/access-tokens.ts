@@ -1,0 +1,53 @@
+import type { Principal } from '../../domain/scopes';
+import { generateSecret, hashSecret } from '../../domain/secrets';
+import type { Db } from '../knex';
+import type { ApiKeyRow } from './api-keys';
+
+/**
+ * Opaque bearer tokens: 32 random bytes, stored only as SHA-256. Each lookup joins the API key,
+ * so revoking a key invalidates its tokens at once.
+ */
+export async function issueAccessToken(
+  db: Db,
+  apiKeyId: string,
+  now: Date,
+  ttlSeconds: number,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = generateSecret('at');
+  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+  await db('access_tokens').insert({
+    token_hash: hashSecret(token),
+    api_key_id: apiKeyId,
+    expires_at: expiresAt,
+    created_at: now,
+  });
+  // Housekeeping: tokens expired for a day are of no further use, not even for a 401003.
+  await db('access_tokens')
+    .where({ api_key_id: apiKeyId })
+    .andWhere('expires_at', '<', new Date(now.getTime() - 86_400_000))
+    .delete();
+  return { token, expiresAt };
+}
+
+export type TokenResolution = { principal: Principal } | { problem: 'unknown' | 'expired' };
+
+export async function resolveAccessToken(db: Db, token: string, now: Date): Promise<TokenResolution> {
+  const row = (await db('access_tokens as t')
+    .join('api_keys as k', 'k.id', 't.api_key_id')
+    .where('t.token_hash', hashSecret(token))
+    .whereNull('k.revoked_at')
+    .first('t.expires_at', 'k.id', 'k.owner_type', 'k.partner_id', 'k.merchant_id', 'k.scopes')) as
+    | (Pick<ApiKeyRow, 'id' | 'owner_type' | 'partner_id' | 'merchant_id' | 'scopes'> & { expires_at: Date })
+    | undefined;
+  if (!row) return { problem: 'unknown' };
+  if (now >= row.expires_at) return { problem: 'expired' };
+  return {
+    principal: {
+      apiKeyId: row.id,
+      ownerType: row.owner_type,
+      partnerId: row.partner_id,
+      merchantId: row.merchant_id,
+      scopes: row.scopes,
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { CardBrand } from '../../domain/cards';
+import { cardFingerprints, openCard, sealCard, type VaultKey } from '../../domain/vault-cipher';
+import type { Db } from '../knex';
+
+export interface VaultedCard {
+  token: string;
+  brand: CardBrand;
+  bin: string;
+  last4: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
+interface CardRow {
+  token: string;
+  brand: CardBrand;
+  bin: string;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+}
+
+function view(row: CardRow): VaultedCard {
+  return {
+    token: row.token,
+    brand: row.brand,
+    bin: row.bin,
+    last4: row.last4,
+    expiryMonth: row.expiry_month,
+    expiryYear: row.expiry_year,
+  };
+}
+
+/**
+ * Vaults a card number for a merchant: the same number gives the same token (the expiry is
+ * updated to the latest one sent). Only brand, BIN and last4 are kept in clear.
+ */
+export async function vaultCard(
+  db: Db,
+  input: { merchantId: string; pan: string; brand: CardBrand; expiryMonth: number; expiryYear: number },
+  keys: VaultKey[],
+): Promise<{ card: VaultedCard; created: boolean }> {
+  const fingerprints = cardFingerprints(input.pan, input.merchantId, keys);
+  return db.transaction(async (trx) => {
+    // Serialise concurrent tokenizations of the same card by the same merchant.
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`card:${fingerprints[0]}`]);
+    const existing = await trx<CardRow>('card_vault')
+      .where('merchant_id', input.merchantId)
+      .whereIn('fingerprint', fingerprints)
+      .first();
+    if (existing) {
+      const [updated] = await trx<CardRow>('card_vault')
+        .where({ token: existing.token })
+        .update({ expiry_month: input.expiryMonth, expiry_year: input.expiryYear })
+        .returning('*');
+      return { card: view(updated as CardRow), created: false };
+    }
+    const token = randomUUID();
+    const sealed = sealCard(input.pan, input.merchantId, token, keys);
+    const [row] = await trx<CardRow>('card_vault')
+      .insert({
+        token,
+        merchant_id: input.merchantId,
+        fingerprint: fingerprints[0],
+        key_id: sealed.keyId,
+        iv: sealed.iv,
+        ciphertext: sealed.ciphertext,
+        auth_tag: sealed.authTag,
+        brand: input.brand,
+        bin: input.pan.slice(0, 6),
+        last4: input.pan.slice(-4),
+        expiry_month: input.expiryMonth,
+        expiry_year: input.expiryYear,
+      } as never)
+      .returning('*');
+    return { card: view(row as CardRow), created: true };
+  });
+}
+
+/** The card number behind a token, for the processor only; undefined for another merchant's token. */
+export async function revealCard(
+  db: Db,
+  merchantId: string,
+  token: string,
+  keys: VaultKey[],
+): Promise<string | undefined> {
+  const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
+  if (!row) return undefined;
+  return openCard(
+    { keyId: row.key_id, iv: row.iv, ciphertext: row.ciphertext, authTag: row.auth_tag },
+    merchantId,
+    token,
+    keys,
+  );
+}

@@ -1,0 +1,53 @@
+import { DEFAULT_MERCHANT_SETTINGS, type MerchantSettings } from '../../domain/merchant-settings';
+import type { Db } from '../knex';
+
+export interface MerchantRow {
+  id: string;
+  partner_id: string;
+  name: string;
+  created_at: Date;
+}
+
+export async function findMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {
+  return db<MerchantRow>('merchants').where({ id }).first();
+}
+
+export async function getMerchantSettings(db: Db, merchantId: string): Promise<MerchantSettings> {
+  const row = await db('merchant_settings').where({ merchant_id: merchantId }).first();
+  if (!row) return { ...DEFAULT_MERCHANT_SETTINGS };
+  return {
+    defaultExpiryHours: row.default_expiry_hours,
+    syncMitWindowHours: row.sync_mit_window_hours,
+    mitEvaluation: row.mit_evaluation,
+    authorizeCapability: row.authorize_capability,
+    technicalContactEmail: row.technical_contact_email,
+    captureWindowMinutes: row.capture_window_minutes,
+  };
+}
+
+/** Applies a partial change over the current settings (defaults when none were saved). */
+export async function updateMerchantSettings(
+  db: Db,
+  merchantId: string,
+  change: Partial<MerchantSettings>,
+  now: Date,
+): Promise<MerchantSettings> {
+  return db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`merchant-settings:${merchantId}`]);
+    const next = { ...(await getMerchantSettings(trx, merchantId)), ...change };
+    await trx('merchant_settings')
+      .insert({
+        merchant_id: merchantId,
+        default_expiry_hours: next.defaultExpiryHours,
+        sync_mit_window_hours: next.syncMitWindowHours,
+        mit_evaluation: next.mitEvaluation,
+        authorize_capability: next.authorizeCapability,
+        technical_contact_email: next.technicalContactEmail,
+        capture_window_minutes: next.captureWindowMinutes,
+        updated_at: now,
+      })
+      .onConflict('merchant_id')
+      .merge();
+    return next;
+  });
+}

@@ -1,0 +1,33 @@
+import type { Db } from '../knex';
+
+export interface SiteRow {
+  id: string;
+  merchant_id: string;
+  name: string;
+  allowed_origins: string[];
+  created_at: Date;
+}
+
+export function siteView(row: SiteRow) {
+  return {
+    siteId: row.id,
+    mid: row.merchant_id,
+    name: row.name,
+    allowedOrigins: row.allowed_origins,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export async function listSites(db: Db, merchantId: string): Promise<SiteRow[]> {
+  return db<SiteRow>('sites').where({ merchant_id: merchantId }).orderBy('created_at', 'asc');
+}
+
+export async function createSite(
+  db: Db,
+  input: { merchantId: string; name: string; allowedOrigins: string[] },
+): Promise<SiteRow> {
+  const [row] = await db<SiteRow>('sites')
+    .insert({ merchant_id: input.merchantId, name: input.name, allowed_origins: input.allowedOrigins })
+    .returning('*');
+  return row as SiteRow;
+}

@@ -1,0 +1,64 @@
+import { passesLuhn } from './sensitive-data';
+
+/** Card brands the vault accepts, by IIN range and allowed lengths. */
+export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'diners' | 'jcb';
+
+const BRANDS: Array<{ brand: CardBrand; matches: (pan: string) => boolean; lengths: number[] }> = [
+  { brand: 'amex', matches: (p) => /^3[47]/.test(p), lengths: [15] },
+  { brand: 'diners', matches: (p) => /^(30[0-5]|309|36|3[89])/.test(p), lengths: [14, 16, 19] },
+  { brand: 'jcb', matches: (p) => inRange(p, 4, 3528, 3589), lengths: [16, 17, 18, 19] },
+  {
+    brand: 'mastercard',
+    matches: (p) => inRange(p, 2, 51, 55) || inRange(p, 4, 2221, 2720),
+    lengths: [16],
+  },
+  {
+    brand: 'discover',
+    matches: (p) => /^(6011|65)/.test(p) || inRange(p, 3, 644, 649) || inRange(p, 6, 622126, 622925),
+    lengths: [16, 17, 18, 19],
+  },
+  { brand: 'visa', matches: (p) => p.startsWith('4'), lengths: [13, 16, 19] },
+];
+
+function inRange(pan: string, digits: number, low: number, high: number): boolean {
+  const prefix = Number(pan.slice(0, digits));
+  return pan.length >= digits && prefix >= low && prefix <= high;
+}
+
+export type CardCheck =
+  | { ok: true; pan: string; brand: CardBrand }
+  | { ok: false; problem: 'format' | 'luhn' | 'brand' | 'length' };
+
+/** Normalises (spaces and dashes removed) and checks a card number: digits, brand, length, Luhn. */
+export function checkCardNumber(input: string): CardCheck {
+  const pan = input.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(pan)) return { ok: false, problem: 'format' };
+  const rule = BRANDS.find((b) => b.matches(pan));
+  if (!rule) return { ok: false, problem: 'brand' };
+  if (!rule.lengths.includes(pan.length)) return { ok: false, problem: 'length' };
+  if (!passesLuhn(pan)) return { ok: false, problem: 'luhn' };
+  return { ok: true, pan, brand: rule.brand };
+}
+
+/** A card is usable through the last day of its expiry month (UTC). */
+export function isExpired(month: number, year: number, now: Date): boolean {
+  const firstDayAfter = Date.UTC(year, month, 1); // month is 1-based: Date.UTC(y, 12, 1) = next January
+  return now.getTime() >= firstDayAfter;
+}
+
+/**
+ * The whitelisted sandbox test cards (docs/sandbox.md) and what the simulated processor does with
+ * each. Sandbox accepts no other card number.
+ */
+export const SANDBOX_TEST_CARDS = {
+  '4111111111111111': 'approves',
+  '4000000000000002': 'hard decline, never retried',
+  '4000000000003220': 'CIT answers CHALLENGE',
+  '4000000000000341': 'soft-declines twice, then approves on the third retry',
+  '4000000000009995': 'insufficient funds on every attempt',
+  '4000000000000119': 'processor unavailable (rescue unavailable)',
+} as const;
+
+export function isSandboxTestCard(pan: string): boolean {
+  return Object.hasOwn(SANDBOX_TEST_CARDS, pan);
+}

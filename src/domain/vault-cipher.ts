@@ -1,0 +1,70 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * Authenticated encryption of card numbers (AES-256-GCM). Keys come from configuration as
+ * `keyId:base64key` pairs; the first is used to encrypt, every one can decrypt, so keys rotate
+ * by prepending a new one. The associated data binds a ciphertext to its merchant and token, so a
+ * row copied elsewhere does not decrypt.
+ */
+export interface VaultKey {
+  id: string;
+  key: Buffer;
+}
+
+export interface SealedCard {
+  keyId: string;
+  iv: Buffer;
+  ciphertext: Buffer;
+  authTag: Buffer;
+}
+
+export function parseVaultKeys(spec: string): VaultKey[] {
+  const keys = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const [id, b64] = pair.split(':');
+      const key = Buffer.from(b64 ?? '', 'base64');
+      if (!id || key.length !== 32) throw new Error('each key must be keyId:base64 of 32 bytes');
+      return { id, key };
+    });
+  if (keys.length === 0) throw new Error('at least one key is required');
+  return keys;
+}
+
+function aad(merchantId: string, token: string): Buffer {
+  return Buffer.from(`${merchantId}:${token}`, 'utf8');
+}
+
+export function sealCard(pan: string, merchantId: string, token: string, keys: VaultKey[]): SealedCard {
+  const [active] = keys;
+  if (!active) throw new Error('no vault key');
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', active.key, iv);
+  cipher.setAAD(aad(merchantId, token));
+  const ciphertext = Buffer.concat([cipher.update(pan, 'utf8'), cipher.final()]);
+  return { keyId: active.id, iv, ciphertext, authTag: cipher.getAuthTag() };
+}
+
+export function openCard(sealed: SealedCard, merchantId: string, token: string, keys: VaultKey[]): string {
+  const key = keys.find((k) => k.id === sealed.keyId);
+  if (!key) throw new Error(`vault key ${sealed.keyId} is not configured`);
+  const decipher = createDecipheriv('aes-256-gcm', key.key, sealed.iv);
+  decipher.setAAD(aad(merchantId, token));
+  decipher.setAuthTag(sealed.authTag);
+  return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
+}
+
+/**
+ * Per-merchant fingerprints of a card number, for "same card, same token" without decrypting:
+ * HMAC-SHA256 under a key derived from each configured vault key, the active key's first. New
+ * rows store the first; lookups match any, so de-duplication survives a key rotation for as long
+ * as the old key stays configured.
+ */
+export function cardFingerprints(pan: string, merchantId: string, keys: VaultKey[]): string[] {
+  return keys.map((k) => {
+    const fingerprintKey = createHmac('sha256', k.key).update('card-fingerprint-v1').digest();
+    return createHmac('sha256', fingerprintKey).update(`${merchantId}:${pan}`).digest('hex');
+  });
+}

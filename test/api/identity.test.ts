@@ -1,0 +1,502 @@
+import { revealCard } from '../../src/db/repositories/card-vault';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+const HOUR = 3_600_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('identity and access through the real API', () => {
+  let stack: TestStack;
+  let partner: Awaited<ReturnType<typeof seedMerchant>>;
+  let merchantKey: { clientId: string; clientSecret: string };
+  const secretsSeen: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    partner = await seedMerchant(stack.db);
+    merchantKey = await seedKey(stack.db, partner);
+    secretsSeen.push(merchantKey.clientSecret, partner.tokenizationKey);
+  });
+  afterAll(async () => {
+    // Whatever happened above, no secret, token or card number reached the log.
+    const logs = stack.logs.text();
+    for (const secret of secretsSeen) expect(logs).not.toContain(secret);
+    for (const pan of ['4111111111111111', '4111111111111112', '5555555555554444', '4000000000000002']) {
+      expect(logs).not.toContain(pan);
+    }
+    await stack?.stop();
+  });
+
+  const api = async (
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) => {
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...options.headers,
+      },
+      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  const remember = (secret: string) => {
+    secretsSeen.push(secret);
+    return secret;
+  };
+
+  describe('POST /v1/oauth2/token (client credentials)', () => {
+    it('issues a bearer token from a JSON body, which then authenticates calls', async () => {
+      const res = await api('POST', '/v1/oauth2/token', {
+        body: {
+          grant_type: 'client_credentials',
+          client_id: merchantKey.clientId,
+          client_secret: merchantKey.clientSecret,
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+      const token = remember(res.body.access_token);
+      const settings = await api('GET', `/v1/merchants/${partner.mid}/settings`, { token });
+      expect(settings.status).toBe(200);
+    });
+
+    it('accepts form encoding and HTTP Basic client authentication', async () => {
+      const form = await fetch(`${stack.baseUrl}/v1/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: merchantKey.clientId,
+          client_secret: merchantKey.clientSecret,
+        }),
+      });
+      expect(form.status).toBe(200);
+      remember(((await form.json()) as { access_token: string }).access_token);
+      const basic = await fetch(`${stack.baseUrl}/v1/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${merchantKey.clientId}:${merchantKey.clientSecret}`).toString('base64')}`,
+        },
+        body: 'grant_type=client_credentials',
+      });
+      expect(basic.status).toBe(200);
+      remember(((await basic.json()) as { access_token: string }).access_token);
+    });
+
+    it('answers a wrong secret with 401, the OAuth error field and 401001', async () => {
+      const res = await api('POST', '/v1/oauth2/token', {
+        body: { grant_type: 'client_credentials', client_id: merchantKey.clientId, client_secret: 'sk_sandbox_wrong' },
+      });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ error: 'invalid_client', id: '401001', name: 'invalid_client' });
+    });
+
+    it('answers an unknown client with the same 401001, and a bad grant type with 400003', async () => {
+      const unknown = await api('POST', '/v1/oauth2/token', {
+        body: {
+          grant_type: 'client_credentials',
+          client_id: '00000000-0000-4000-8000-000000000000',
+          client_secret: 'x',
+        },
+      });
+      expect(unknown.status).toBe(401);
+      expect(unknown.body.id).toBe('401001');
+      const grant = await api('POST', '/v1/oauth2/token', {
+        body: { grant_type: 'password', username: 'a', password: 'b' },
+      });
+      expect(grant.status).toBe(400);
+      expect(grant.body).toMatchObject({ error: 'unsupported_grant_type', id: '400003' });
+    });
+  });
+
+  describe('bearer authentication', () => {
+    it('refuses a missing or unknown token with 401002 and a WWW-Authenticate challenge', async () => {
+      const missing = await api('GET', `/v1/merchants/${partner.mid}/settings`);
+      expect(missing.status).toBe(401);
+      expect(missing.body.error.id).toBe('401002');
+      expect(missing.headers.get('www-authenticate')).toContain('Bearer');
+      const unknown = await api('GET', `/v1/merchants/${partner.mid}/settings`, { token: 'at_not-a-token' });
+      expect(unknown.body.error.id).toBe('401002');
+    });
+
+    it('refuses an expired token with the distinct 401003, so clients refresh once', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      expect((await api('GET', `/v1/merchants/${partner.mid}/settings`, { token })).status).toBe(200);
+      stack.clock.advance(HOUR + 1000);
+      const expired = await api('GET', `/v1/merchants/${partner.mid}/settings`, { token });
+      expect(expired.status).toBe(401);
+      expect(expired.body.error).toMatchObject({ id: '401003', name: 'token_expired' });
+      const fresh = remember(await accessToken(stack.baseUrl, merchantKey));
+      expect((await api('GET', `/v1/merchants/${partner.mid}/settings`, { token: fresh })).status).toBe(200);
+    });
+  });
+
+  describe('API keys', () => {
+    it('creates a key (201, secret shown once), reads it without the secret, lists it by mid', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const created = await api('POST', '/v1/api-keys', {
+        token,
+        body: { name: 'checkout', description: 'web checkout' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        clientId: created.body.id,
+        mid: partner.mid,
+        name: 'checkout',
+        status: 'active',
+      });
+      expect(created.body.id).toMatch(UUID);
+      const secret = remember(created.body.secret);
+      expect(secret).toMatch(/^sk_sandbox_/);
+
+      const read = await api('GET', `/v1/api-keys/${created.body.id}`, { token });
+      expect(read.status).toBe(200);
+      expect(read.body.secret).toBeUndefined();
+      expect(JSON.stringify(read.body)).not.toContain(secret);
+      expect(read.body.secretHint).toBe(`...${secret.slice(-4)}`);
+
+      const list = await api('GET', `/v1/api-keys?mid=${partner.mid}`, { token });
+      expect(list.status).toBe(200);
+      expect(list.body.data.map((k: { id: string }) => k.id)).toContain(created.body.id);
+      expect((await api('GET', '/v1/api-keys', { token })).body.error).toMatchObject({ id: '400002', field: 'mid' });
+      expect((await api('POST', '/v1/api-keys', { token, body: {} })).body.error).toMatchObject({
+        id: '400002',
+        field: 'name',
+      });
+    });
+
+    it('rotates a secret: the old one works inside the grace period and stops after it', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const created = await api('POST', '/v1/api-keys', { token, body: { name: 'rotating' } });
+      const oldSecret = remember(created.body.secret);
+      const rotated = await api('PUT', `/v1/api-keys/${created.body.id}`, { token, body: { rotateSecret: true } });
+      expect(rotated.status).toBe(200);
+      const newSecret = remember(rotated.body.secret);
+      expect(newSecret).not.toBe(oldSecret);
+      expect(Date.parse(rotated.body.previousSecretExpiresAt) - stack.clock.now().getTime()).toBe(24 * HOUR);
+
+      const grant = (secret: string) =>
+        api('POST', '/v1/oauth2/token', {
+          body: { grant_type: 'client_credentials', client_id: created.body.id, client_secret: secret },
+        });
+      stack.clock.advance(23 * HOUR);
+      expect((await grant(oldSecret)).status).toBe(200);
+      expect((await grant(newSecret)).status).toBe(200);
+      stack.clock.advance(2 * HOUR);
+      const late = await grant(oldSecret);
+      expect(late.status).toBe(401);
+      expect(late.body.id).toBe('401001');
+      expect((await grant(newSecret)).status).toBe(200);
+    });
+
+    it('updates name, description and scopes; an empty update is 400', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const created = await api('POST', '/v1/api-keys', { token, body: { name: 'before' } });
+      remember(created.body.secret);
+      const updated = await api('PUT', `/v1/api-keys/${created.body.id}`, {
+        token,
+        body: { name: 'after', description: null, scopes: ['payments'] },
+      });
+      expect(updated.body).toMatchObject({ name: 'after', description: null, scopes: ['payments'] });
+      expect(updated.body.secret).toBeUndefined();
+      expect((await api('PUT', `/v1/api-keys/${created.body.id}`, { token, body: {} })).status).toBe(400);
+    });
+
+    it('revokes a key at once (200 with a JSON body): its secret and its tokens stop working', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const created = await api('POST', '/v1/api-keys', { token, body: { name: 'doomed' } });
+      const doomed = { clientId: created.body.id, clientSecret: remember(created.body.secret) };
+      const doomedToken = remember(await accessToken(stack.baseUrl, doomed));
+      expect((await api('GET', `/v1/api-keys/${doomed.clientId}`, { token: doomedToken })).status).toBe(200);
+
+      const revoked = await api('DELETE', `/v1/api-keys/${doomed.clientId}`, { token });
+      expect(revoked.status).toBe(200);
+      expect(revoked.body).toMatchObject({ id: doomed.clientId, status: 'revoked' });
+      expect(revoked.body.revokedAt).toBeTruthy();
+
+      expect((await api('GET', `/v1/api-keys/${doomed.clientId}`, { token: doomedToken })).body.error.id).toBe(
+        '401002',
+      );
+      const grant = await api('POST', '/v1/oauth2/token', {
+        body: { grant_type: 'client_credentials', client_id: doomed.clientId, client_secret: doomed.clientSecret },
+      });
+      expect(grant.status).toBe(401);
+      expect((await api('PUT', `/v1/api-keys/${doomed.clientId}`, { token, body: { name: 'x' } })).body.error.id).toBe(
+        '409001',
+      );
+      expect((await api('DELETE', `/v1/api-keys/${doomed.clientId}`, { token })).status).toBe(200);
+    });
+
+    it('lets a partner key manage its own merchants keys, but not another partners', async () => {
+      const partnerKey = await seedKey(stack.db, { pid: partner.pid });
+      remember(partnerKey.clientSecret);
+      const token = remember(await accessToken(stack.baseUrl, partnerKey));
+      const created = await api('POST', '/v1/api-keys', { token, body: { mid: partner.mid, name: 'made by partner' } });
+      expect(created.status).toBe(201);
+      remember(created.body.secret);
+      expect(created.body).toMatchObject({ mid: partner.mid, pid: partner.pid, ownerType: 'merchant' });
+      expect((await api('GET', `/v1/api-keys?mid=${partner.mid}`, { token })).status).toBe(200);
+      expect((await api('GET', `/v1/api-keys/${merchantKey.clientId}`, { token })).status).toBe(200);
+
+      const other = await seedMerchant(stack.db);
+      const otherKey = await seedKey(stack.db, other);
+      remember(otherKey.clientSecret);
+      expect((await api('GET', `/v1/api-keys?mid=${other.mid}`, { token })).body.error.id).toBe('403001');
+      expect((await api('POST', '/v1/api-keys', { token, body: { mid: other.mid, name: 'x' } })).body.error.id).toBe(
+        '403001',
+      );
+      const foreign = await api('GET', `/v1/api-keys/${otherKey.clientId}`, { token });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error).toMatchObject({
+        id: '404002',
+        message: 'The specified API key could not be located.',
+      });
+      expect((await api('DELETE', `/v1/api-keys/${otherKey.clientId}`, { token })).status).toBe(404);
+    });
+
+    it('answers a merchant key reading another merchants key with 404, and listing it with 403', async () => {
+      const sibling = await seedMerchant(stack.db, partner.pid); // same partner, different merchant
+      const siblingKey = await seedKey(stack.db, sibling);
+      remember(siblingKey.clientSecret);
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const read = await api('GET', `/v1/api-keys/${siblingKey.clientId}`, { token });
+      expect(read.status).toBe(404);
+      expect(read.body.error.id).toBe('404002');
+      expect((await api('GET', `/v1/api-keys?mid=${sibling.mid}`, { token })).status).toBe(403);
+      expect((await api('GET', '/v1/api-keys/not-a-uuid', { token })).status).toBe(404);
+    });
+
+    it('enforces scopes: 403002 without the api_keys scope, and no granting beyond ones own', async () => {
+      const paymentsOnly = await seedKey(stack.db, partner, ['payments']);
+      remember(paymentsOnly.clientSecret);
+      const token = remember(await accessToken(stack.baseUrl, paymentsOnly));
+      const res = await api('GET', `/v1/api-keys?mid=${partner.mid}`, { token });
+      expect(res.status).toBe(403);
+      expect(res.body.error.id).toBe('403002');
+
+      const keysOnly = await seedKey(stack.db, partner, ['api_keys']);
+      remember(keysOnly.clientSecret);
+      const keysToken = remember(await accessToken(stack.baseUrl, keysOnly));
+      const escalate = await api('POST', '/v1/api-keys', {
+        token: keysToken,
+        body: { name: 'x', scopes: ['settings'] },
+      });
+      expect(escalate.body.error.id).toBe('403002');
+    });
+  });
+
+  describe('merchant settings and sites', () => {
+    it('has defaults, validates changes naming the field, and keeps valid ones', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const path = `/v1/merchants/${partner.mid}/settings`;
+      expect((await api('GET', path, { token })).body).toEqual({
+        mid: partner.mid,
+        defaultExpiryHours: 168,
+        syncMitWindowHours: 24,
+        mitEvaluation: 'async',
+        authorizeCapability: false,
+        technicalContactEmail: null,
+        captureWindowMinutes: 5,
+      });
+      const tooLong = await api('PUT', path, { token, body: { defaultExpiryHours: 21 * 24 + 1 } });
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body.error).toMatchObject({ id: '400002', field: 'defaultExpiryHours' });
+      expect((await api('PUT', path, { token, body: { mitEvaluation: 'sometimes' } })).body.error.field).toBe(
+        'mitEvaluation',
+      );
+      expect((await api('PUT', path, { token, body: { technicalContactEmail: 'not-mail' } })).body.error.field).toBe(
+        'technicalContactEmail',
+      );
+      expect((await api('PUT', path, { token, body: { surprise: 1 } })).status).toBe(400);
+      expect((await api('GET', path, { token })).body.defaultExpiryHours).toBe(168); // nothing changed
+
+      const changed = await api('PUT', path, {
+        token,
+        body: {
+          defaultExpiryHours: 504,
+          mitEvaluation: 'sync',
+          authorizeCapability: true,
+          technicalContactEmail: 'ops@shop.example',
+        },
+      });
+      expect(changed.status).toBe(200);
+      expect((await api('GET', path, { token })).body).toMatchObject({
+        defaultExpiryHours: 504,
+        mitEvaluation: 'sync',
+        authorizeCapability: true,
+        technicalContactEmail: 'ops@shop.example',
+        captureWindowMinutes: 5,
+      });
+    });
+
+    it('keeps merchants apart: another merchants settings are 403', async () => {
+      const other = await seedMerchant(stack.db);
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      expect((await api('GET', `/v1/merchants/${other.mid}/settings`, { token })).body.error.id).toBe('403001');
+      expect(
+        (await api('PUT', `/v1/merchants/${other.mid}/settings`, { token, body: { syncMitWindowHours: 2 } })).status,
+      ).toBe(403);
+    });
+
+    it('adds and lists sites with their allowed origins', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const path = `/v1/merchants/${partner.mid}/sites`;
+      const created = await api('POST', path, {
+        token,
+        body: { name: 'Shop', allowedOrigins: ['https://shop.example', 'http://localhost:8080'] },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        mid: partner.mid,
+        name: 'Shop',
+        allowedOrigins: ['https://shop.example', 'http://localhost:8080'],
+      });
+      expect(created.body.siteId).toMatch(UUID);
+      expect((await api('GET', path, { token })).body.data.map((s: { siteId: string }) => s.siteId)).toContain(
+        created.body.siteId,
+      );
+      const bad = await api('POST', path, {
+        token,
+        body: { name: 'Shop', allowedOrigins: ['http://shop.example/path'] },
+      });
+      expect(bad.body.error).toMatchObject({ id: '400002', field: 'allowedOrigins.0' });
+    });
+  });
+
+  describe('POST /v1/tokenize (tokenization key)', () => {
+    const tokenize = (body: unknown, key = partner.tokenizationKey) =>
+      api('POST', '/v1/tokenize', { body, headers: { 'x-tokenization-key': key } });
+    const nextYear = new Date().getUTCFullYear() + 1;
+
+    it('vaults a test card: token, brand, BIN and last4; the number is encrypted at rest', async () => {
+      const res = await tokenize({
+        cardNumber: '4111 1111 1111 1111',
+        expiryMonth: 12,
+        expiryYear: nextYear,
+        holderName: 'A Shopper',
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        token: expect.stringMatching(UUID),
+        brand: 'visa',
+        bin: '411111',
+        last4: '1111',
+        expiryMonth: 12,
+        expiryYear: nextYear,
+      });
+      expect(JSON.stringify(res.body)).not.toContain('4111111111111111');
+
+      const row = await stack.db('card_vault').where({ token: res.body.token }).first();
+      expect(JSON.stringify(row)).not.toContain('4111111111111111');
+      expect(row.ciphertext.toString('utf8')).not.toContain('4111111111111111');
+      expect(JSON.stringify(row)).not.toContain('A Shopper');
+      expect(await revealCard(stack.db, partner.mid, res.body.token, stack.config.vaultKeys)).toBe('4111111111111111');
+      expect(
+        await revealCard(stack.db, '00000000-0000-4000-8000-000000000000', res.body.token, stack.config.vaultKeys),
+      ).toBeUndefined();
+    });
+
+    it('returns the same token when the same merchant tokenizes the same card twice; another merchant gets its own', async () => {
+      const first = await tokenize({ cardNumber: '4000000000000002', expiryMonth: 1, expiryYear: nextYear });
+      const second = await tokenize({ cardNumber: '4000-0000-0000-0002', expiryMonth: 2, expiryYear: nextYear + 1 });
+      expect(first.status).toBe(201);
+      expect(second.status).toBe(200);
+      expect(second.body.token).toBe(first.body.token);
+      expect(second.body).toMatchObject({ expiryMonth: 2, expiryYear: nextYear + 1 });
+      const other = await seedMerchant(stack.db);
+      remember(other.tokenizationKey);
+      const theirs = await tokenize(
+        { cardNumber: '4000000000000002', expiryMonth: 1, expiryYear: nextYear },
+        other.tokenizationKey,
+      );
+      expect(theirs.status).toBe(201);
+      expect(theirs.body.token).not.toBe(first.body.token);
+    });
+
+    it('rejects a bad check digit (400010), a sandbox non-test card (400013) and an expired card (400012), storing nothing', async () => {
+      const before = await stack.db('card_vault').count<{ count: string }[]>('* as count');
+      const luhn = await tokenize({ cardNumber: '4111111111111112', expiryMonth: 12, expiryYear: nextYear });
+      expect(luhn.status).toBe(400);
+      expect(luhn.body.error).toMatchObject({ id: '400010', field: 'cardNumber' });
+      expect(JSON.stringify(luhn.body)).not.toContain('4111111111111112');
+      const real = await tokenize({ cardNumber: '5555555555554444', expiryMonth: 12, expiryYear: nextYear });
+      expect(real.status).toBe(400);
+      expect(real.body.error.id).toBe('400013');
+      const expired = await tokenize({ cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: 2020 });
+      expect(expired.body.error.id).toBe('400012');
+      const month = await tokenize({ cardNumber: '4111111111111111', expiryMonth: 13, expiryYear: nextYear });
+      expect(month.body.error).toMatchObject({ id: '400002', field: 'expiryMonth' });
+      expect(await stack.db('card_vault').count<{ count: string }[]>('* as count')).toEqual(before);
+    });
+
+    it('needs the tokenization key, not a bearer token (401004)', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const bearer = await api('POST', '/v1/tokenize', {
+        token,
+        body: { cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear },
+      });
+      expect(bearer.status).toBe(401);
+      expect(bearer.body.error.id).toBe('401004');
+      expect(
+        (await tokenize({ cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear }, 'tk_sandbox_wrong'))
+          .body.error.id,
+      ).toBe('401004');
+    });
+  });
+
+  describe('POST /v1/outcome (deprecated)', () => {
+    it('answers like order lookup, with Deprecation and a Link to its successor', async () => {
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const orderId = '6f1c2b9e-8d1a-4c55-9a43-2f5d9e0b7c11';
+      const res = await api('POST', '/v1/outcome', { token, body: { orderId } });
+      expect(res.status).toBe(404);
+      expect(res.body.error.id).toBe('404003');
+      expect(res.headers.get('deprecation')).toBe('true');
+      expect(res.headers.get('link')).toBe(`</v1/orders/${orderId}>; rel="successor-version"`);
+      expect((await api('POST', '/v1/outcome', { token, body: { orderId: 'nope' } })).body.error.field).toBe('orderId');
+    });
+  });
+});
+
+describe('per-merchant rate limits on the payment endpoints', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_SECOND: '0.5' } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('answers 429 with Retry-After once a merchant spends its burst, without touching other merchants', async () => {
+    const a = await seedMerchant(stack.db);
+    const b = await seedMerchant(stack.db);
+    const call = (key: string) =>
+      fetch(`${stack.baseUrl}/v1/tokenize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tokenization-key': key },
+        body: JSON.stringify({ cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 }),
+      });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await call(a.tokenizationKey);
+      statuses.push(res.status);
+      expect(res.headers.get('ratelimit-limit')).toBe('3');
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(2 - i));
+    }
+    expect(statuses).toEqual([201, 200, 200]);
+    const limited = await call(a.tokenizationKey);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('2');
+    expect(((await limited.json()) as { error: { id: string } }).error.id).toBe('429001');
+    expect((await call(b.tokenizationKey)).status).toBe(201);
+    stack.clock.advance(2_000);
+    expect((await call(a.tokenizationKey)).status).toBe(200);
+  });
+});

@@ -61,14 +61,15 @@ async function main(): Promise<void> {
     },
   });
 
-  const server = await listen({ config, db, temporal: connection, logger }, config.host, config.port);
-  stops.push({ name: 'API', stop: () => closeServer(server) });
-
   const credentialsFile = path.join(config.dataDir, 'sandbox-credentials.json');
   const { credentials, created } = await ensureSandboxCredentials(db, credentialsFile, {
     apiBaseUrl: config.publicBaseUrl,
     temporalUiUrl: uiUrl ?? '(external Temporal: see its own UI)',
   });
+  // Listen last: a healthy API means everything above, credentials included, is in place.
+  const server = await listen({ config, db, temporal: connection, logger }, config.host, config.port);
+  stops.push({ name: 'API', stop: () => closeServer(server) });
+
   say(`sandbox credentials ${created ? 'created' : 'reused'}: ${credentialsFile}`);
   process.stdout.write(`\n${JSON.stringify(credentials, null, 2)}\n\n`);
   say(`API:         ${config.publicBaseUrl}  (health: ${config.publicBaseUrl}/v1/health)`);

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { SCOPES } from '../domain/scopes';
 import { generateSecret, hashSecret } from '../domain/secrets';
 import type { Db } from './knex';
+import { createApiKey } from './repositories/api-keys';
 
 export interface SandboxCredentials {
   pid: string;
@@ -33,11 +35,10 @@ export async function ensureSandboxCredentials(
       .first();
     if (key) {
       const credentials = { ...saved, ...urls };
-      await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+      await writeAtomically(file, credentials);
       return { credentials, created: false };
     }
   }
-  const clientSecret = generateSecret('sk_sandbox');
   const tokenizationKey = generateSecret('tk_sandbox');
   const credentials = await db.transaction(async (trx) => {
     const [partner] = await trx('partners').insert({ name: 'Sandbox Partner' }).returning('id');
@@ -51,15 +52,14 @@ export async function ensureSandboxCredentials(
         allowed_origins: ['https://localhost', 'http://localhost:3000'],
       })
       .returning('id');
-    const [key] = await trx('api_keys')
-      .insert({
-        owner_type: 'merchant',
-        partner_id: partner.id,
-        merchant_id: merchant.id,
-        name: 'Sandbox key',
-        secret_hash: hashSecret(clientSecret),
-      })
-      .returning('id');
+    const { row: key, secret: clientSecret } = await createApiKey(trx, {
+      ownerType: 'merchant',
+      partnerId: partner.id,
+      merchantId: merchant.id,
+      name: 'Sandbox key',
+      scopes: [...SCOPES],
+      environment: 'sandbox',
+    });
     await trx('tokenization_keys').insert({ merchant_id: merchant.id, key_hash: hashSecret(tokenizationKey) });
     return {
       pid: partner.id as string,
@@ -71,6 +71,13 @@ export async function ensureSandboxCredentials(
       ...urls,
     };
   });
-  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  await writeAtomically(file, credentials);
   return { credentials, created: true };
+}
+
+/** Readers (people, scripts) never see a half-written file: write beside it, then rename. */
+async function writeAtomically(file: string, credentials: SandboxCredentials): Promise<void> {
+  const staging = `${file}.${process.pid}.tmp`;
+  await writeFile(staging, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  await rename(staging, file);
 }

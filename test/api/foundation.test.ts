@@ -152,6 +152,7 @@ describe('GET /v1/health when a dependency is down', () => {
       });
     } finally {
       await closeServer(server);
+      await temporal.close();
       await stack.stop();
     }
   });

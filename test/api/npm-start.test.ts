@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { rescueWindowWorkflow } from '../../src/workflows';
+import { accessToken } from '../helpers/fixtures';
 import { freePort } from '../helpers/ports';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -109,6 +110,18 @@ describe('npm start: the whole stack from one command', () => {
     );
     expect(credentials.apiBaseUrl).toBe(api);
     expect(first.output.join('')).toContain(credentials.clientId);
+    // The seeded credentials work: a token from them reads the merchant's settings, the tokenization key vaults a test card.
+    const token = await accessToken(api, credentials);
+    const settings = await fetch(`${api}/v1/merchants/${credentials.mid}/settings`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(settings.status).toBe(200);
+    const tokenized = await fetch(`${api}/v1/tokenize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tokenization-key': credentials.tokenizationKey },
+      body: JSON.stringify({ cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 }),
+    });
+    expect(tokenized.status).toBe(201);
 
     // An open workflow (a 30-day window) must survive the restart: the dev server keeps its state in DATA_DIR.
     const address = `127.0.0.1:${env.TEMPORAL_DEV_SERVER_PORT}`;

@@ -71,6 +71,7 @@ export default async function globalSetup(): Promise<void> {
   process.env[SHARED.templateDatabase] = TEMPLATE_DATABASE;
   process.env[SHARED.temporalAddress] = temporal.address;
   process.env[SHARED.workflowBundle] = bundlePath;
+  process.env[SHARED.logDir] = await mkdtemp(path.join(workDir, 'logs-'));
   (globalThis as Record<string, unknown>).__prsTeardown = async () => {
     await temporal.stop();
     await pg.stop();

@@ -8,6 +8,7 @@ export const SHARED = {
   temporalAddress: 'TEST_TEMPORAL_ADDRESS',
   workflowBundle: 'TEST_WORKFLOW_BUNDLE',
   testServerPath: 'TEST_TEMPORAL_TEST_SERVER',
+  logDir: 'TEST_LOG_DIR',
 } as const;
 
 export function shared(name: keyof typeof SHARED): string {

@@ -1,5 +1,7 @@
+import { appendFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { closeServer, listen } from '../../src/api/server';
@@ -69,6 +71,8 @@ export async function startTestStack(options: { env?: Record<string, string> } =
       await nativeConnection.close();
       await connection.close();
       await database.drop();
+      // Kept for the whole-run scan for secrets and card numbers (global-teardown.ts).
+      await appendFile(path.join(shared('logDir'), `${process.pid}.log`), `${logs.text()}\n`);
     },
   };
 }

@@ -15,6 +15,7 @@ describe('configuration', () => {
   it('reads the variables it documents', () => {
     const config = loadConfig({
       FC_ENVIRONMENT: 'production',
+      CARD_VAULT_KEYS: `live-2:${Buffer.alloc(32, 7).toString('base64')}`,
       PORT: '8080',
       DATABASE_URL: 'postgres://u:p@db:5432/rescue',
       TEMPORAL_ADDRESS: 'temporal:7233',
@@ -45,6 +46,17 @@ describe('configuration', () => {
       expect((err as ConfigError).problems.join('\n')).toContain(name);
       expect((err as Error).message).toContain(name);
     }
+  });
+
+  it('refuses to start production without its own card vault keys', () => {
+    expect(() => loadConfig({ FC_ENVIRONMENT: 'production' })).toThrow(/CARD_VAULT_KEYS/);
+    expect(() => loadConfig({ FC_ENVIRONMENT: 'sandbox', CARD_VAULT_KEYS: 'k:dG9vLXNob3J0' })).toThrow(
+      /CARD_VAULT_KEYS/,
+    );
+    expect(
+      loadConfig({ FC_ENVIRONMENT: 'production', CARD_VAULT_KEYS: `a:${Buffer.alloc(32).toString('base64')}` })
+        .vaultKeys[0]?.id,
+    ).toBe('a');
   });
 
   it('treats an empty DATABASE_URL or TEMPORAL_ADDRESS as unset', () => {

@@ -1,0 +1,18 @@
+import { passesLuhn } from '../../src/domain/sensitive-data';
+
+/** Issued secrets by their prefixes, and card numbers (13-19 digits passing Luhn). */
+const SECRET = /\b(sk_(?:sandbox|live)|tk_(?:sandbox|live)|at)_[A-Za-z0-9_-]{30,}/g;
+const DIGITS = /(?<!\d)\d{13,19}(?!\d)/g;
+
+/**
+ * Where sensitive values appear in `text`: each finding is described (kind and position), never
+ * quoted, so a failure report does not leak what it found.
+ */
+export function findSensitive(text: string): string[] {
+  const findings: string[] = [];
+  for (const m of text.matchAll(SECRET)) findings.push(`${m[1]} secret at offset ${m.index}`);
+  for (const m of text.matchAll(DIGITS)) {
+    if (passesLuhn(m[0])) findings.push(`card number (BIN ${m[0].slice(0, 6)}) at offset ${m.index}`);
+  }
+  return findings;
+}

@@ -50,6 +50,8 @@ async function main(): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     db,
     logger,
+    vaultKeys: config.vaultKeys,
+    environment: config.environment,
   });
   const running = worker.run();
   stops.push({

@@ -27,7 +27,7 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
     connection: setup.connection,
     namespace: setup.namespace,
     taskQueue: setup.taskQueue,
-    activities: createActivities({ db: setup.db, logger: setup.logger }),
+    activities: createActivities(setup),
     ...(setup.workflowBundle
       ? { workflowBundle: setup.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
@@ -83,6 +83,8 @@ async function main(): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     db,
     logger,
+    vaultKeys: config.vaultKeys,
+    environment: config.environment,
   });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling, drains in-flight tasks, returns.
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');

@@ -1,7 +1,13 @@
 import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
 import type { Logger } from '../logger';
 
 export type Db = Knex;
+
+// bigint (amounts in minor units, sequences) and numeric (scores) as numbers: every value we
+// store stays far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 /** The knex instance over pg. One pool per process; knex's own warnings go to the logger. */
 export function createDb(url: string, poolMax = 10, logger?: Logger): Db {

@@ -12,8 +12,7 @@ const INDEXED: Record<SearchAttributeType, temporal.api.enums.v1.IndexedValueTyp
  * on every start). Returns the names it added.
  */
 export async function registerSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
-  const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const known = new Set(Object.keys(existing.customAttributes ?? {}));
+  const known = new Set(Object.keys((await listCustom(connection, namespace)) ?? {}));
   const missing = Object.values(SEARCH_ATTRIBUTES).filter((a) => !known.has(a.name));
   if (missing.length === 0) return [];
   await connection.operatorService.addSearchAttributes({
@@ -21,4 +20,16 @@ export async function registerSearchAttributes(connection: Connection, namespace
     searchAttributes: Object.fromEntries(missing.map((a) => [a.name, INDEXED[a.type]])),
   });
   return missing.map((a) => a.name);
+}
+
+const GRPC_UNIMPLEMENTED = 12;
+
+/** The namespace's custom attributes; undefined where listing is not implemented (the Java test server). */
+async function listCustom(connection: Connection, namespace: string) {
+  try {
+    return (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes;
+  } catch (err) {
+    if ((err as { code?: number }).code === GRPC_UNIMPLEMENTED) return undefined;
+    throw err;
+  }
 }

@@ -1,2 +1,11 @@
-// Every workflow the worker runs. Deterministic code only: imports @temporalio/workflow and src/domain.
+// Every workflow the worker runs. Deterministic code only: imports @temporalio/workflow (and the
+// SDK's deterministic @temporalio/common for typed search attribute keys) and src/domain.
+export {
+  cancelUpdate,
+  captureUpdate,
+  evaluateUpdate,
+  orderStateQuery,
+  orderWorkflow,
+  refundUpdate,
+} from './order';
 export { type RescueWindowInput, rescueWindowWorkflow } from './rescue-window';

@@ -46,6 +46,8 @@ export async function startTestStack(options: { env?: Record<string, string> } =
     taskQueue,
     db: database.db,
     logger: logs.logger,
+    vaultKeys: config.vaultKeys,
+    environment: config.environment,
     workflowBundle: sharedWorkflowBundle(),
   });
   const running = worker.run();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { shared } from './shared-env';
 
 /** A task queue of its own, so concurrent test files never steal each other's tasks. */
@@ -18,7 +19,10 @@ export function sharedWorkflowBundle(): { codePath: string } {
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const path = process.env.TEST_TEMPORAL_TEST_SERVER;
-  return TestWorkflowEnvironment.createTimeSkipping(
+  const env = await TestWorkflowEnvironment.createTimeSkipping(
     path ? { server: { executable: { type: 'existing-path', path } } } : {},
   );
+  // The order workflows upsert these; the test server refuses undeclared ones.
+  await registerSearchAttributes(env.connection, 'default');
+  return env;
 }

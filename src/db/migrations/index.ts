@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as identities from './20261121000000_identities';
 import * as accessSettingsVault from './20261121010000_access_settings_vault';
+import * as orders from './20261121020000_orders';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -9,4 +10,5 @@ import * as accessSettingsVault from './20261121010000_access_settings_vault';
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration }> = [
   { name: '20261121000000_identities', migration: identities },
   { name: '20261121010000_access_settings_vault', migration: accessSettingsVault },
+  { name: '20261121020000_orders', migration: orders },
 ];

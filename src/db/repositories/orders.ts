@@ -1,0 +1,177 @@
+import type { OrderState, PersistOrderInput } from '../../domain/orders/contracts';
+import { ORDER_STATUS, type OrderStatusName } from '../../domain/orders/status';
+import type { Db } from '../knex';
+import { insertOrderEvents } from './events';
+
+export function orderWorkflowId(merchantId: string, externalOrderId: string): string {
+  return `order:${merchantId}:${externalOrderId}`;
+}
+
+/**
+ * Writes one transition of an order durably: the state, the transition row, the events and any
+ * refund, in one transaction. Idempotent: a retried write of the same version changes nothing,
+ * and an older version never overwrites a newer one.
+ */
+export async function persistOrder(db: Db, input: PersistOrderInput): Promise<void> {
+  const s = input.state;
+  await db.transaction(async (trx) => {
+    const row = {
+      id: s.orderId,
+      version: s.version,
+      merchant_id: s.merchantId,
+      partner_id: s.partnerId,
+      external_order_id: s.externalOrderId,
+      order_session_key: s.orderSessionKey,
+      workflow_id: orderWorkflowId(s.merchantId, s.externalOrderId),
+      is_test_mode: s.isTestMode,
+      flow: s.flow,
+      transaction_type: s.transactionType,
+      is_mit: s.isMIT,
+      is_recurring: s.isRecurring,
+      status: ORDER_STATUS[s.status],
+      status_name: s.status,
+      outcome: s.outcome,
+      amount: s.amount,
+      currency: s.currency,
+      authorized_amount: s.authorizedAmount,
+      captured_amount: s.capturedAmount,
+      refunded_amount: s.refundedAmount,
+      card_token: s.card.token,
+      card_brand: s.card.brand,
+      card_bin: s.card.bin,
+      card_last4: s.card.last4,
+      sense_key: s.senseKey,
+      response_code: s.responseCode,
+      attempt_count: s.attemptCount,
+      service_attempts: s.serviceAttempts,
+      declined_at: s.declinedAtUtc,
+      window_ends_at: s.windowEndsAtUtc,
+      capture_before: s.captureBeforeUtc,
+      confirmation_id: s.confirmationId,
+      authorization_id: s.authorizationId,
+      score: s.score,
+      reasons: s.reasons,
+      device_signals_used: s.deviceSignalsUsed,
+      created_at: s.createdAtUtc,
+      updated_at: s.updatedAtUtc,
+      completed_at: s.completedAtUtc,
+      cancelled_at: s.cancelledAtUtc,
+      expired_at: s.expiredAtUtc,
+    };
+    const { id: _id, merchant_id: _m, external_order_id: _e, created_at: _c, ...mutable } = row;
+    await trx('orders').insert(row).onConflict('id').merge(mutable).where('orders.version', '<', s.version);
+    if (input.transition) {
+      await trx('order_transitions')
+        .insert({
+          order_id: s.orderId,
+          version: s.version,
+          from_status: input.transition.from,
+          to_status: input.transition.to,
+          reason: input.transition.reason,
+          at: s.updatedAtUtc,
+        })
+        .onConflict(['order_id', 'version'])
+        .ignore();
+    }
+    if (input.refund) {
+      await trx('refunds')
+        .insert({
+          id: input.refund.transactionId,
+          order_id: s.orderId,
+          amount: input.refund.amount,
+          currency: s.currency,
+          kind: input.refund.kind,
+          idempotency_key: input.refund.idempotencyKey,
+          processor_reference: input.refund.processorReference,
+          created_at: s.updatedAtUtc,
+        })
+        .onConflict('id')
+        .ignore();
+    }
+    await insertOrderEvents(trx, s, input.events);
+  });
+}
+
+export interface OrderRow {
+  id: string;
+  merchant_id: string;
+  external_order_id: string;
+  order_session_key: string;
+  workflow_id: string;
+  flow: string;
+  transaction_type: string;
+  status: number;
+  status_name: OrderStatusName;
+  outcome: string | null;
+  amount: number;
+  currency: string;
+  authorized_amount: number;
+  captured_amount: number;
+  refunded_amount: number;
+  card_brand: string;
+  card_last4: string;
+  sense_key: string | null;
+  is_mit: boolean;
+  is_recurring: boolean;
+  is_test_mode: boolean;
+  window_ends_at: Date | null;
+  capture_before: Date | null;
+  confirmation_id: string | null;
+  score: number | null;
+  reasons: string[];
+  device_signals_used: boolean;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+  cancelled_at: Date | null;
+  expired_at: Date | null;
+}
+
+export async function findMerchantOrder(db: Db, merchantId: string, orderId: string): Promise<OrderRow | undefined> {
+  return db<OrderRow>('orders').where({ id: orderId, merchant_id: merchantId }).first();
+}
+
+export async function findMerchantOrderByExternalId(
+  db: Db,
+  merchantId: string,
+  externalOrderId: string,
+): Promise<OrderRow | undefined> {
+  return db<OrderRow>('orders').where({ merchant_id: merchantId, external_order_id: externalOrderId }).first();
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** The body of GET /v1/orders/{id} (and of the deprecated POST /v1/outcome). */
+export function orderView(row: OrderRow) {
+  return {
+    orderId: row.id,
+    orderSessionKey: row.order_session_key,
+    externalOrderId: row.external_order_id,
+    confirmationId: row.confirmation_id,
+    senseKey: row.sense_key,
+    status: row.status,
+    statusName: row.status_name,
+    outcome: row.outcome,
+    flow: row.flow,
+    transactionType: row.transaction_type,
+    isMIT: row.is_mit,
+    isRecurring: row.is_recurring,
+    isTestMode: row.is_test_mode,
+    currency: row.currency,
+    amounts: {
+      requested: row.amount,
+      authorized: row.authorized_amount,
+      captured: row.captured_amount,
+      refunded: row.refunded_amount,
+    },
+    card: { brand: row.card_brand, last4: row.card_last4 },
+    rescueWindowEndsAtUtc: iso(row.window_ends_at),
+    captureBeforeUtc: iso(row.capture_before),
+    scoring: { score: row.score, reasons: row.reasons, deviceSignalsUsed: row.device_signals_used },
+    createdAtUtc: iso(row.created_at),
+    updatedAtUtc: iso(row.updated_at),
+    completedAtUtc: iso(row.completed_at),
+    cancelledAtUtc: iso(row.cancelled_at),
+    expiredAtUtc: iso(row.expired_at),
+  };
+}

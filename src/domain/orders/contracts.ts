@@ -1,0 +1,174 @@
+import type { MerchantSettings } from '../merchant-settings';
+import type { OrderEvent } from './events';
+import type { Flow, OrderStatusName, Outcome } from './status';
+
+/**
+ * What crosses the boundary of the order workflow. Tokens and ids only: no card number, CVV or
+ * raw personal data ever enters a workflow input, result or history.
+ */
+
+export interface OrderWorkflowInput {
+  orderId: string;
+  orderSessionKey: string;
+  merchantId: string;
+  partnerId: string;
+  externalOrderId: string;
+  isTestMode: boolean;
+}
+
+/** The first evaluate (and any further one) as the API hands it to the workflow. */
+export interface EvaluateInput {
+  /** API time of receipt; the workflow uses its own clock for windows. */
+  receivedAtUtc: string;
+  flow: Flow;
+  transactionType: 'SALE' | 'AUTHORIZATION';
+  isMIT: boolean;
+  isRecurring: boolean;
+  intervalCount: number | null;
+  attemptCount: number | null;
+  expiryDateUtc: string | null;
+  declinedAtUtc: string;
+  amount: number;
+  currency: string;
+  responseCode: string | null;
+  card: { token: string; brand: string; bin: string; last4: string };
+  senseKey: string | null;
+  siteId: string | null;
+  threeDSecure: Record<string, unknown> | null;
+  settings: MerchantSettings;
+}
+
+export type EvaluateResult =
+  | { kind: 'answer'; orderId: string; orderSessionKey: string; outcome: Outcome; status: OrderStatusName }
+  | { kind: 'rescue_unavailable'; orderId: string };
+
+export type CommandRefusal = {
+  kind: 'refused';
+  reason:
+    | 'not_capturable'
+    | 'not_cancellable'
+    | 'not_refundable'
+    | 'refund_exceeds_captured'
+    | 'capture_exceeds_authorized';
+  status: OrderStatusName;
+};
+
+export type CaptureResult = { kind: 'captured'; status: OrderStatusName; capturedAmount: number } | CommandRefusal;
+
+export interface CancelInput {
+  via: 'cancel' | 'external-cancel';
+}
+export type CancelResult = { kind: 'cancelled'; status: 'Cancelled' } | CommandRefusal;
+
+export interface RefundInput {
+  /** Minor units; null means "the whole captured amount not yet refunded" (a full refund). */
+  amount: number | null;
+  idempotencyKey: string | null;
+  /** Assigned by the API so a retried update answers with the same transaction. */
+  transactionId: string;
+}
+export type RefundResult =
+  | {
+      kind: 'refunded';
+      transactionId: string;
+      amount: number;
+      refundedAmount: number;
+      status: OrderStatusName;
+      replayed: boolean;
+    }
+  | CommandRefusal;
+
+/** The order as the workflow knows it; the read model (orders table) mirrors it. */
+export interface OrderState {
+  /** Incremented on every durable write; the read model keeps the highest (retries are harmless). */
+  version: number;
+  orderId: string;
+  orderSessionKey: string;
+  merchantId: string;
+  partnerId: string;
+  externalOrderId: string;
+  isTestMode: boolean;
+  flow: Flow;
+  transactionType: 'SALE' | 'AUTHORIZATION';
+  isMIT: boolean;
+  isRecurring: boolean;
+  status: OrderStatusName;
+  outcome: Outcome | null;
+  amount: number;
+  currency: string;
+  authorizedAmount: number;
+  capturedAmount: number;
+  refundedAmount: number;
+  card: { token: string; brand: string; bin: string; last4: string };
+  senseKey: string | null;
+  responseCode: string | null;
+  attemptCount: number | null;
+  /** Charge attempts the service made for this order. */
+  serviceAttempts: number;
+  declinedAtUtc: string;
+  windowEndsAtUtc: string | null;
+  captureBeforeUtc: string | null;
+  confirmationId: string | null;
+  authorizationId: string | null;
+  score: number | null;
+  reasons: string[];
+  deviceSignalsUsed: boolean;
+  createdAtUtc: string;
+  updatedAtUtc: string;
+  completedAtUtc: string | null;
+  cancelledAtUtc: string | null;
+  expiredAtUtc: string | null;
+}
+
+/** One durable write of the read model: the state, its transition and its events, together. */
+export interface PersistOrderInput {
+  state: OrderState;
+  transition: { from: OrderStatusName | null; to: OrderStatusName; reason: string } | null;
+  events: OrderEvent[];
+  refund?: {
+    transactionId: string;
+    amount: number;
+    idempotencyKey: string | null;
+    kind: 'full' | 'partial';
+    processorReference: string;
+  };
+}
+
+export interface ScoreInput {
+  merchantId: string;
+  flow: Flow;
+  amount: number;
+  currency: string;
+  responseCode: string | null;
+  attemptCount: number | null;
+  isMIT: boolean;
+  isRecurring: boolean;
+  bin: string;
+  senseKey: string | null;
+  externalOrderId: string;
+}
+
+export interface ScoreResult {
+  decision: 'approve' | 'decline';
+  score: number;
+  reasons: string[];
+  deviceSignalsUsed: boolean;
+}
+
+export interface ChargeInput {
+  merchantId: string;
+  cardToken: string;
+  amount: number;
+  currency: string;
+  mode: 'sale' | 'authorize';
+  flow: Flow;
+  /** 1 for the first charge the service makes for this order, 2 for its first retry, ... */
+  attempt: number;
+  threeDSecure: Record<string, unknown> | null;
+}
+
+export type ChargeResult =
+  | { result: 'approved'; authorizationId: string }
+  | { result: 'soft_decline' | 'hard_decline'; code: string }
+  | { result: 'challenge_required' }
+  | { result: 'unavailable' };

@@ -1,0 +1,29 @@
+/**
+ * Order statuses. The numbers are the public numbering of the system the interface describes
+ * (Cancelled = 2 and Capturerequired = 5 are fixed by it); Declined = 8 is our extension, for an
+ * order whose evaluate was declined outright (docs/orders.md).
+ */
+export const ORDER_STATUS = {
+  Draft: 0,
+  Onhold: 1,
+  Cancelled: 2,
+  Problem: 3,
+  Processing: 4,
+  Capturerequired: 5,
+  Returned: 6,
+  Completed: 7,
+  Declined: 8,
+} as const;
+
+export type OrderStatusName = keyof typeof ORDER_STATUS;
+
+export type Outcome = 'APPROVED' | 'DECLINED' | 'CHALLENGE' | 'SUBMITTED' | 'CAPTUREREQUIRED';
+
+/** CIT: customer initiated. SYNC_MIT / ASYNC_MIT: merchant initiated, by the merchant's setting. */
+export type Flow = 'CIT' | 'SYNC_MIT' | 'ASYNC_MIT';
+
+/** Whether cancel / external-cancel may act on an order of this flow in this status (spec rule 1). */
+export function isCancellable(flow: Flow, status: OrderStatusName): boolean {
+  if (flow === 'CIT') return status === 'Capturerequired';
+  return status === 'Draft' || status === 'Processing' || status === 'Capturerequired';
+}

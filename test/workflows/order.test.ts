@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../src/activities';
+import { loadConfig } from '../../src/config';
+import type { EvaluateInput } from '../../src/domain/orders/contracts';
+import { cancelUpdate, captureUpdate, evaluateUpdate, refundUpdate } from '../../src/workflows';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { seedMerchant } from '../helpers/fixtures';
+import { capturedLogger } from '../helpers/log-capture';
+import { evaluateInput, eventNames, orderRow, startOrder, vaultTestCard } from '../helpers/orders';
+import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+describe('order workflow (time-skipping server, real activities and Postgres)', () => {
+  let env: TestWorkflowEnvironment;
+  let database: TestDatabase;
+  let worker: Worker;
+  let running: Promise<void>;
+  let owner: { mid: string; pid: string };
+  const taskQueue = uniqueTaskQueue('orders');
+  const config = loadConfig({});
+  const cards: Record<string, EvaluateInput['card']> = {};
+
+  beforeAll(async () => {
+    [env, database] = await Promise.all([createTimeSkippingEnv(), createTestDatabase()]);
+    owner = await seedMerchant(database.db);
+    for (const pan of [
+      '4111111111111111',
+      '4000000000000002',
+      '4000000000003220',
+      '4000000000000341',
+      '4000000000009995',
+      '4000000000000119',
+    ]) {
+      cards[pan] = await vaultTestCard(database.db, owner.mid, pan, config.vaultKeys);
+    }
+    worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: sharedWorkflowBundle(),
+      activities: createActivities({
+        db: database.db,
+        logger: capturedLogger().logger,
+        vaultKeys: config.vaultKeys,
+        environment: 'sandbox',
+      }),
+    });
+    running = worker.run();
+  });
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+    await database?.drop();
+  });
+
+  const card = (pan: string) => cards[pan] as EvaluateInput['card'];
+  const now = async () => new Date(await env.currentTimeMs());
+  const start = async (pan: string, overrides: Parameters<typeof evaluateInput>[2] = {}) =>
+    startOrder(env.client, taskQueue, owner, evaluateInput(card(pan), await now(), overrides));
+  const handle = (workflowId: string) => env.client.workflow.getHandle(workflowId);
+  const asyncMit = { flow: 'ASYNC_MIT', isMIT: true, isRecurring: true, intervalCount: 1 } as const;
+  const syncMit = { flow: 'SYNC_MIT', isMIT: true, isRecurring: true, intervalCount: 1 } as const;
+
+  it('async MIT: answers SUBMITTED, then is rescued on the third retry (order.completed)', async () => {
+    const { result, orderId } = await start('4000000000000341', asyncMit);
+    expect(result).toMatchObject({ kind: 'answer', outcome: 'SUBMITTED', status: 'Processing' });
+    expect((await orderRow(database.db, orderId)).status).toBe(4);
+
+    await env.sleep(5 * HOUR); // retries at +1 min and +1 h soft-decline
+    expect(await orderRow(database.db, orderId)).toMatchObject({ status: 4, service_attempts: 2 });
+    await env.sleep(2 * HOUR); // the third, at +6 h, approves
+    const row = await orderRow(database.db, orderId);
+    expect(row).toMatchObject({ status: 7, status_name: 'Completed', service_attempts: 3, captured_amount: 1999 });
+    expect(row.confirmation_id).toBeTruthy();
+    expect(row.completed_at.getTime() - row.created_at.getTime()).toBeGreaterThanOrEqual(6 * HOUR);
+    expect(await eventNames(database.db, orderId)).toEqual(['order.completed']);
+  });
+
+  it('async MIT: expires exactly at expiryDateUtc, not before', async () => {
+    const expiry = new Date((await now()).getTime() + 3 * DAY);
+    const { orderId } = await start('4000000000009995', { ...asyncMit, expiryDateUtc: expiry.toISOString() });
+    await env.sleep(3 * DAY - 2 * SECOND);
+    expect(await orderRow(database.db, orderId)).toMatchObject({ status: 4, expired_at: null });
+    expect(await eventNames(database.db, orderId)).toEqual([]);
+    await env.sleep(4 * SECOND);
+    const row = await orderRow(database.db, orderId);
+    expect(row).toMatchObject({ status: 2, status_name: 'Cancelled', service_attempts: 5 }); // +1m, 1h, 6h, 1d, 2d
+    expect(row.expired_at.toISOString()).toBe(expiry.toISOString());
+    expect(await eventNames(database.db, orderId)).toEqual(['order.expired']);
+  });
+
+  it('async MIT: without expiryDateUtc, expires at the merchant default window', async () => {
+    const declinedAt = await now();
+    const { orderId } = await start('4000000000009995', {
+      ...asyncMit,
+      declinedAtUtc: declinedAt.toISOString(),
+      settings: { defaultExpiryHours: 48 },
+    });
+    await env.sleep(48 * HOUR - 2 * SECOND);
+    expect((await orderRow(database.db, orderId)).status).toBe(4);
+    await env.sleep(4 * SECOND);
+    const row = await orderRow(database.db, orderId);
+    expect(row.status).toBe(2);
+    expect(row.expired_at.getTime()).toBe(declinedAt.getTime() + 48 * HOUR);
+    expect(await eventNames(database.db, orderId)).toEqual(['order.expired']);
+  });
+
+  it('async MIT: a hard decline on a retry ends the rescue at once, never retried', async () => {
+    const { orderId } = await start('4000000000000002', asyncMit);
+    await env.sleep(2 * MINUTE);
+    expect(await orderRow(database.db, orderId)).toMatchObject({ status: 2, service_attempts: 1 });
+    await env.sleep(10 * DAY);
+    expect((await orderRow(database.db, orderId)).service_attempts).toBe(1);
+    expect(await eventNames(database.db, orderId)).toEqual(['order.expired']);
+  });
+
+  it('answers DECLINED at once for a hard original decline code, with nothing to retry', async () => {
+    const { result, orderId } = await start('4111111111111111', { ...asyncMit, responseCode: '41' });
+    expect(result).toMatchObject({ outcome: 'DECLINED', status: 'Declined' });
+    expect(await orderRow(database.db, orderId)).toMatchObject({ status: 8, service_attempts: 0 });
+  });
+
+  it('Sync MIT: captured one second before the cutoff completes the order', async () => {
+    const { result, workflowId, orderId } = await start('4111111111111111', {
+      ...syncMit,
+      settings: { mitEvaluation: 'sync', syncMitWindowHours: 2 },
+    });
+    expect(result).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 'Capturerequired' });
+    await env.sleep(2 * HOUR - SECOND);
+    const captured = await handle(workflowId).executeUpdate(captureUpdate, { args: [{ amount: null }] });
+    expect(captured).toMatchObject({ kind: 'captured', status: 'Completed', capturedAmount: 1999 });
+    expect(await orderRow(database.db, orderId)).toMatchObject({ status: 7 });
+    expect(await eventNames(database.db, orderId)).toEqual(['order.capturerequired', 'order.completed']);
+  });
+
+  it('Sync MIT: a further evaluate inside the window acts as the capture', async () => {
+    const input = { ...syncMit, settings: { mitEvaluation: 'sync' as const, syncMitWindowHours: 1 } };
+    const { workflowId, orderId } = await start('4111111111111111', input);
+    await env.sleep(30 * MINUTE);
+    const again = await handle(workflowId).executeUpdate(evaluateUpdate, {
+      args: [evaluateInput(card('4111111111111111'), await now(), input)],
+    });
+    expect(again).toMatchObject({ outcome: 'APPROVED', status: 'Completed' });
+    expect(await eventNames(database.db, orderId)).toEqual(['order.capturerequired', 'order.completed']);
+  });
+
+  it('Sync MIT: past the cutoff the order is Cancelled (2) with order.expired, never completed, and cannot be captured', async () => {
+    const { workflowId, orderId } = await start('4111111111111111', {
+      ...syncMit,
+      settings: { mitEvaluation: 'sync', syncMitWindowHours: 2 },
+    });
+    await env.sleep(2 * HOUR + SECOND);
+    const row = await orderRow(database.db, orderId);
+    expect(row).toMatchObject({ status: 2, status_name: 'Cancelled' });
+    expect(await eventNames(database.db, orderId)).toEqual(['order.capturerequired', 'order.expired']);
+    // The workflow has closed: no capture or evaluate can reach it (the API answers DECLINED).
+    await expect(handle(workflowId).executeUpdate(captureUpdate, { args: [{ amount: null }] })).rejects.toThrow();
+  });
+
+  it('Authorize flow: the capture window lapses after 5 minutes, Cancelled (2) with order.expired', async () => {
+    const { result, orderId } = await start('4111111111111111', { transactionType: 'AUTHORIZATION' });
+    expect(result).toMatchObject({ outcome: 'CAPTUREREQUIRED' });
+    await env.sleep(5 * MINUTE - SECOND);
+    expect((await orderRow(database.db, orderId)).status).toBe(5);
+    await env.sleep(2 * SECOND);
+    expect((await orderRow(database.db, orderId)).status).toBe(2);
+    expect(await eventNames(database.db, orderId)).toEqual(['order.capturerequired', 'order.expired']);
+  });
+
+  it('CIT: approves (order.completed), declines, challenges (challenge.presented) and reports an unavailable processor', async () => {
+    expect((await start('4111111111111111')).result).toMatchObject({ outcome: 'APPROVED', status: 'Completed' });
+    expect((await start('4000000000000002')).result).toMatchObject({ outcome: 'DECLINED', status: 'Declined' });
+    const challenged = await start('4000000000003220');
+    expect(challenged.result).toMatchObject({ outcome: 'CHALLENGE', status: 'Onhold' });
+    expect(await eventNames(database.db, challenged.orderId)).toEqual(['challenge.presented']);
+    expect((await start('4000000000000119')).result).toMatchObject({ kind: 'rescue_unavailable' });
+  });
+
+  describe('the cancel matrix: every flow and state, cancellable or refused', () => {
+    const cancel = (workflowId: string, via: 'cancel' | 'external-cancel' = 'cancel') =>
+      handle(workflowId).executeUpdate(cancelUpdate, { args: [{ via }] });
+
+    it.each([
+      ['CIT', 'Capturerequired', '4111111111111111', { transactionType: 'AUTHORIZATION' as const }, true],
+      ['CIT', 'Completed', '4111111111111111', {}, false],
+      ['CIT', 'Onhold', '4000000000003220', {}, false],
+      ['ASYNC_MIT', 'Processing', '4000000000009995', asyncMit, true],
+      [
+        'SYNC_MIT',
+        'Capturerequired',
+        '4111111111111111',
+        { ...syncMit, settings: { mitEvaluation: 'sync' as const } },
+        true,
+      ],
+    ])('%s in %s: cancellable %s', async (_flow, status, pan, overrides, cancellable) => {
+      const { result, workflowId, orderId } = await start(pan, overrides);
+      expect(result).toMatchObject({ status });
+      const answer = await cancel(workflowId);
+      if (cancellable) {
+        expect(answer).toEqual({ kind: 'cancelled', status: 'Cancelled' });
+        expect((await orderRow(database.db, orderId)).status).toBe(2);
+        expect((await eventNames(database.db, orderId)).filter((e) => e === 'order.cancelled')).toHaveLength(1);
+      } else {
+        expect(answer).toEqual({ kind: 'refused', reason: 'not_cancellable', status });
+        expect((await orderRow(database.db, orderId)).status_name).toBe(status);
+      }
+    });
+
+    it('ASYNC_MIT in Capturerequired (AUTHORIZATION) and SYNC_MIT Completed', async () => {
+      const auth = await start('4111111111111111', { ...asyncMit, transactionType: 'AUTHORIZATION' });
+      await env.sleep(2 * MINUTE);
+      expect((await orderRow(database.db, auth.orderId)).status).toBe(5);
+      expect(await cancel(auth.workflowId)).toEqual({ kind: 'cancelled', status: 'Cancelled' });
+
+      const completed = await start('4111111111111111', { ...syncMit, settings: { mitEvaluation: 'sync' } });
+      await handle(completed.workflowId).executeUpdate(captureUpdate, { args: [{ amount: null }] });
+      expect(await cancel(completed.workflowId)).toMatchObject({
+        kind: 'refused',
+        reason: 'not_cancellable',
+        status: 'Completed',
+      });
+    });
+
+    it('cancel plus external-cancel of one order give one cancellation', async () => {
+      const { workflowId, orderId } = await start('4000000000009995', asyncMit);
+      const [a, b] = await Promise.all([cancel(workflowId, 'cancel'), cancel(workflowId, 'external-cancel')]);
+      expect(a).toEqual({ kind: 'cancelled', status: 'Cancelled' });
+      expect(b).toEqual({ kind: 'cancelled', status: 'Cancelled' });
+      expect(await eventNames(database.db, orderId)).toEqual(['order.cancelled']);
+      expect(await database.db('order_transitions').where({ order_id: orderId, to_status: 'Cancelled' })).toHaveLength(
+        1,
+      );
+    });
+  });
+
+  describe('refunds', () => {
+    const refund = (workflowId: string, amount: number | null, idempotencyKey: string | null = null) =>
+      handle(workflowId).executeUpdate(refundUpdate, {
+        args: [{ amount, idempotencyKey, transactionId: randomUUID() }],
+      });
+
+    it('de-duplicates full refunds by order: one refund, one order.refunded, the same TransactionId', async () => {
+      const { workflowId, orderId } = await start('4111111111111111');
+      const first = await refund(workflowId, null);
+      const second = await refund(workflowId, 1999);
+      expect(first).toMatchObject({
+        kind: 'refunded',
+        amount: 1999,
+        refundedAmount: 1999,
+        status: 'Returned',
+        replayed: false,
+      });
+      expect(second).toMatchObject({
+        kind: 'refunded',
+        transactionId: first.kind === 'refunded' ? first.transactionId : '',
+        replayed: true,
+      });
+      expect(await eventNames(database.db, orderId)).toEqual(['order.completed', 'order.refunded']);
+      expect(await database.db('refunds').where({ order_id: orderId })).toHaveLength(1);
+      expect((await orderRow(database.db, orderId)).status).toBe(6);
+      const [event] = (await database.db('events').where({ order_id: orderId, name: 'order.refunded' })) as Array<{
+        data: Record<string, unknown>;
+      }>;
+      expect(event?.data).toMatchObject({
+        Amount: 1999,
+        Currency: 'USD',
+        TransactionId: first.kind === 'refunded' ? first.transactionId : '',
+      });
+    });
+
+    it('replays a partial refund sent again with its idempotencyKey, and refuses to refund more than was captured', async () => {
+      const { workflowId, orderId } = await start('4111111111111111');
+      const key = randomUUID();
+      const partial = await refund(workflowId, 600, key);
+      expect(partial).toMatchObject({ kind: 'refunded', amount: 600, refundedAmount: 600, status: 'Completed' });
+      expect(await refund(workflowId, 600, key)).toMatchObject({ replayed: true });
+      expect(await refund(workflowId, 1500, randomUUID())).toEqual({
+        kind: 'refused',
+        reason: 'refund_exceeds_captured',
+        status: 'Completed',
+      });
+      expect(await refund(workflowId, 1999, randomUUID())).toMatchObject({
+        kind: 'refused',
+        reason: 'refund_exceeds_captured',
+      });
+      expect(await refund(workflowId, 1399, randomUUID())).toMatchObject({
+        kind: 'refunded',
+        refundedAmount: 1999,
+        status: 'Returned',
+      });
+      expect(await eventNames(database.db, orderId)).toEqual(['order.completed', 'order.refunded', 'order.refunded']);
+    });
+
+    it('refuses to refund an order that is not completed', async () => {
+      const { workflowId } = await start('4111111111111111', { transactionType: 'AUTHORIZATION' });
+      expect(await refund(workflowId, null)).toEqual({
+        kind: 'refused',
+        reason: 'not_refundable',
+        status: 'Capturerequired',
+      });
+    });
+  });
+});

@@ -1,4 +1,4 @@
-import type { OrderState, PersistOrderInput } from '../../domain/orders/contracts';
+import type { PersistOrderInput } from '../../domain/orders/contracts';
 import { ORDER_STATUS, type OrderStatusName } from '../../domain/orders/status';
 import type { Db } from '../knex';
 import { insertOrderEvents } from './events';

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   say(`migrations: ${applied.length ? applied.join(', ') : 'up to date'}`);
 
   const { address, uiUrl } = await startTemporal(config);
-  const { connection } = await connectTemporalClient(address, config.temporal.namespace);
+  const { connection, client } = await connectTemporalClient(address, config.temporal.namespace);
   stops.push({ name: 'Temporal client', stop: () => connection.close() });
   const added = await registerSearchAttributes(connection, config.temporal.namespace);
   say(`search attributes: ${added.length ? `registered ${added.join(', ')}` : 'already registered'}`);
@@ -69,7 +69,11 @@ async function main(): Promise<void> {
     temporalUiUrl: uiUrl ?? '(external Temporal: see its own UI)',
   });
   // Listen last: a healthy API means everything above, credentials included, is in place.
-  const server = await listen({ config, db, temporal: connection, logger }, config.host, config.port);
+  const server = await listen(
+    { config, db, temporal: connection, temporalClient: client, logger },
+    config.host,
+    config.port,
+  );
   stops.push({ name: 'API', stop: () => closeServer(server) });
 
   say(`sandbox credentials ${created ? 'created' : 'reused'}: ${credentialsFile}`);

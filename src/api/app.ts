@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Connection } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
@@ -13,17 +13,23 @@ import { errorHandler } from './middleware/errors';
 import { jsonBody } from './middleware/json-body';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
+import { OrderWorkflows } from './order-workflows';
 import { apiKeyRoutes } from './routes/api-keys';
 import { healthRoutes } from './routes/health';
 import { merchantRoutes } from './routes/merchants';
 import { oauthTokenRoutes } from './routes/oauth-token';
+import { orderRoutes } from './routes/orders';
 import { outcomeRoutes } from './routes/outcome';
 import { tokenizeRoutes } from './routes/tokenize';
 
 export interface AppDeps {
-  config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit'>;
+  config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit'> & {
+    temporal: Pick<Config['temporal'], 'taskQueue'>;
+  };
   db: Db;
   temporal: Connection;
+  /** The client the order endpoints use to reach the order workflows. */
+  temporalClient: Client;
   logger: Logger;
   clock?: Clock;
 }
@@ -52,7 +58,19 @@ export function createApp(deps: AppDeps): Koa {
   authenticated.use(bearerAuth(db, clock));
   const payments = new Router();
   payments.use(requireScope('payments'));
-  payments.use(outcomeRoutes({ rateLimit: paymentsLimit }).routes());
+  const workflows = new OrderWorkflows(deps.temporalClient, config.temporal.taskQueue);
+  payments.use(outcomeRoutes({ db, rateLimit: paymentsLimit }).routes());
+  payments.use(
+    orderRoutes({
+      db,
+      clock,
+      logger: deps.logger,
+      environment: config.environment,
+      vaultKeys: config.vaultKeys,
+      workflows,
+      rateLimit: paymentsLimit,
+    }).routes(),
+  );
   for (const router of [
     apiKeyRoutes({ db, clock, environment: config.environment, rotationGraceMs: config.auth.rotationGraceMs }),
     merchantRoutes({ db, clock }),

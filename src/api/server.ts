@@ -48,8 +48,12 @@ async function main(): Promise<void> {
   }
   const db = createDb(config.database.url, config.database.poolMax, logger);
   await migrateToLatest(db);
-  const { connection } = await connectTemporalClient(config.temporal.address, config.temporal.namespace);
-  const server = await listen({ config, db, temporal: connection, logger }, config.host, config.port);
+  const { connection, client } = await connectTemporalClient(config.temporal.address, config.temporal.namespace);
+  const server = await listen(
+    { config, db, temporal: connection, temporalClient: client, logger },
+    config.host,
+    config.port,
+  );
   logger.info({ url: config.publicBaseUrl }, 'API listening');
 
   const shutdown = async (signal: string) => {

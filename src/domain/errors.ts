@@ -34,6 +34,12 @@ export const ERROR_CATALOGUE = {
     message: 'The token request is missing grant_type or has conflicting client credentials.',
     retry: 'after-fix',
   },
+  idempotency_key_required: {
+    id: '400005',
+    status: 400,
+    message: 'A partial refund needs an idempotencyKey, so a retry cannot credit twice.',
+    retry: 'after-fix',
+  },
   card_number_invalid: {
     id: '400010',
     status: 400,
@@ -89,6 +95,12 @@ export const ERROR_CATALOGUE = {
     message: 'This API key does not have the scope this operation needs.',
     retry: 'no',
   },
+  authorize_capability_required: {
+    id: '403003',
+    status: 403,
+    message: 'transactionType AUTHORIZATION needs the authorize capability on the merchant account.',
+    retry: 'no',
+  },
   route_not_found: { id: '404001', status: 404, message: 'No resource exists at this path.', retry: 'no' },
   api_key_not_found: {
     id: '404002',
@@ -120,6 +132,48 @@ export const ERROR_CATALOGUE = {
     id: '409001',
     status: 409,
     message: 'The API key is revoked and can no longer be changed.',
+    retry: 'no',
+  },
+  idempotency_key_reused: {
+    id: '409002',
+    status: 409,
+    message: 'This idempotencyKey was already used with a different request.',
+    retry: 'no',
+  },
+  idempotency_request_in_flight: {
+    id: '409003',
+    status: 409,
+    message: 'A request with this idempotencyKey is still in flight. Retry shortly with the same key.',
+    retry: 'backoff',
+  },
+  order_not_capturable: {
+    id: '409004',
+    status: 409,
+    message: 'The order is not waiting for a capture (or its capture window has closed).',
+    retry: 'no',
+  },
+  order_not_cancellable: {
+    id: '409005',
+    status: 409,
+    message: 'The order cannot be cancelled in its current status.',
+    retry: 'no',
+  },
+  refund_exceeds_captured: {
+    id: '409006',
+    status: 409,
+    message: 'The refund would exceed the captured amount not yet refunded.',
+    retry: 'no',
+  },
+  order_not_refundable: {
+    id: '409007',
+    status: 409,
+    message: 'Only a completed order can be refunded, within 180 days of completion.',
+    retry: 'no',
+  },
+  capture_exceeds_authorized: {
+    id: '409008',
+    status: 409,
+    message: 'The capture amount exceeds the authorized amount.',
     retry: 'no',
   },
   internal_error: {
@@ -157,6 +211,8 @@ export class ApiError extends Error {
       headers?: Record<string, string>;
       /** Set on /v1/oauth2/token: RFC 6749 section 5.2 wants `error` to be this code. */
       oauthError?: string;
+      /** Further fields of the error object (for example the order's current status). */
+      extra?: Record<string, unknown>;
     } = {},
   ) {
     super(details.message ?? ERROR_CATALOGUE[errorName].message);
@@ -177,6 +233,7 @@ export interface ErrorBody {
     message: string;
     field?: string;
     requestId: string;
+    [extra: string]: unknown;
   };
 }
 
@@ -205,6 +262,7 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody | OAuth
       name: error.errorName,
       message: error.message,
       ...(error.details.field ? { field: error.details.field } : {}),
+      ...error.details.extra,
       requestId,
     },
   };

@@ -15,7 +15,7 @@ import type {
 } from '../domain/orders/contracts';
 import type { OrderEvent, OrderEventName } from '../domain/orders/events';
 import { retryTimes } from '../domain/orders/retry-schedule';
-import { isCancellable, type OrderStatusName, type Outcome } from '../domain/orders/status';
+import { isCancellable, type OrderStatusName, type Outcome, outcomeForStatus } from '../domain/orders/status';
 import { orderSearchAttributes } from './search-attributes';
 
 /**
@@ -105,23 +105,6 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
     const hours = input.flow === 'SYNC_MIT' ? input.settings.syncMitWindowHours : input.settings.defaultExpiryHours;
     const configured = input.expiryDateUtc ? Date.parse(input.expiryDateUtc) : declinedAt + hours * 3_600_000;
     return new Date(Math.min(configured, declinedAt + MAX_RESCUE_WINDOW_MS));
-  }
-
-  function outcomeOf(status: OrderStatusName): Outcome {
-    switch (status) {
-      case 'Completed':
-      case 'Returned':
-        return 'APPROVED';
-      case 'Capturerequired':
-        return 'CAPTUREREQUIRED';
-      case 'Processing':
-      case 'Draft':
-        return 'SUBMITTED';
-      case 'Onhold':
-        return 'CHALLENGE';
-      default:
-        return 'DECLINED';
-    }
   }
 
   function answer(outcome: Outcome): EvaluateResult {
@@ -329,7 +312,7 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
       }
     }
     if (s.status === 'Problem') return { kind: 'rescue_unavailable', orderId: s.orderId };
-    return answer(outcomeOf(s.status));
+    return answer(outcomeForStatus(s.status));
   }
 
   // ---- capture

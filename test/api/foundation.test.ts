@@ -115,7 +115,11 @@ describe('GET /v1/health when a dependency is down', () => {
     const { logger } = capturedLogger();
     const db = createDb(`postgres://nobody:nothing@127.0.0.1:${deadPort}/none`, 1, logger);
     const stack = await startTestStack();
-    const server = await listen({ config: stack.config, db, temporal: stack.connection, logger }, '127.0.0.1', 0);
+    const server = await listen(
+      { config: stack.config, db, temporal: stack.connection, temporalClient: stack.client, logger },
+      '127.0.0.1',
+      0,
+    );
     try {
       const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/health`);
       expect(res.status).toBe(503);
@@ -139,6 +143,7 @@ describe('GET /v1/health when a dependency is down', () => {
       config: stack.config,
       db: stack.db,
       temporal,
+      temporalClient: stack.client,
       logger: capturedLogger().logger,
     });
     const server = app.listen(0, '127.0.0.1');

@@ -1,12 +1,12 @@
 import type { Clock } from '../../src/domain/clock';
 
-/** A clock the test moves by hand (token expiry, rotation grace). Starts at the real time. */
+/** Real time plus an offset the test moves by hand (token expiry, rotation grace). */
 export class ManualClock implements Clock {
-  private current = Date.now();
+  private offsetMs = 0;
   now(): Date {
-    return new Date(this.current);
+    return new Date(Date.now() + this.offsetMs);
   }
   advance(ms: number): void {
-    this.current += ms;
+    this.offsetMs += ms;
   }
 }

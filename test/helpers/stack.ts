@@ -32,12 +32,19 @@ export interface TestStack {
  * queue, both on the shared Temporal dev server and on a fresh database. Logs are captured.
  */
 export async function startTestStack(options: { env?: Record<string, string> } = {}): Promise<TestStack> {
-  const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
+  const taskQueue = uniqueTaskQueue('api');
+  // Generous rate limits unless a test sets its own: tests are chatty by design.
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    RATE_LIMIT_BURST: '100000',
+    RATE_LIMIT_PER_SECOND: '100000',
+    ...options.env,
+  });
   const clock = new ManualClock();
   const database = await createTestDatabase();
   const logs = capturedLogger();
   const address = shared('temporalAddress');
-  const taskQueue = uniqueTaskQueue('api');
   const { connection, client } = await connectTemporalClient(address, 'default');
   const nativeConnection = await NativeConnection.connect({ address });
   const worker: Worker = await createWorker({
@@ -52,7 +59,7 @@ export async function startTestStack(options: { env?: Record<string, string> } =
   });
   const running = worker.run();
   const server: Server = await listen(
-    { config, db: database.db, temporal: connection, logger: logs.logger, clock },
+    { config, db: database.db, temporal: connection, temporalClient: client, logger: logs.logger, clock },
     '127.0.0.1',
     0,
   );

@@ -1,7 +1,11 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
+import type { Db } from '../../db/knex';
+import { findMerchantOrder, orderView } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
+import { payingMerchant } from '../access';
+import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
 const body = z.object({ orderId: z.uuid() });
@@ -9,9 +13,9 @@ const body = z.object({ orderId: z.uuid() });
 /**
  * POST /v1/outcome: deprecated alias of GET /v1/orders/{id} (body { orderId }), kept working for
  * existing integrations and left out of the documentation's navigation. Every answer carries
- * `Deprecation: true` and a `Link` to its successor.
+ * `Deprecation: true` and a `Link` to its successor; the body is the order lookup's.
  */
-export function outcomeRoutes(deps: { rateLimit: Middleware }): Router {
+export function outcomeRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
   const router = new Router();
   router.post(
     '/v1/outcome',
@@ -19,11 +23,14 @@ export function outcomeRoutes(deps: { rateLimit: Middleware }): Router {
       ctx.set('Deprecation', 'true');
       const { orderId } = parseInput(body, ctx.request.body);
       ctx.set('Link', `</v1/orders/${orderId}>; rel="successor-version"`);
-      await deps.rateLimit(ctx, next);
+      ctx.state.orderId = orderId;
+      await next();
     },
-    async () => {
-      // Orders arrive with the orders work; until then no order exists to be found.
-      throw new ApiError('order_not_found');
+    deps.rateLimit,
+    async (ctx) => {
+      const order = await findMerchantOrder(deps.db, payingMerchant(principalOf(ctx.state)), ctx.state.orderId);
+      if (!order) throw new ApiError('order_not_found');
+      ctx.body = orderView(order);
     },
   );
   return router;

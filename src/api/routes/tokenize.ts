@@ -5,10 +5,10 @@ import type { Environment } from '../../config';
 import type { Db } from '../../db/knex';
 import { vaultCard } from '../../db/repositories/card-vault';
 import { merchantForTokenizationKey } from '../../db/repositories/tokenization-keys';
-import { checkCardNumber, isExpired, isSandboxTestCard } from '../../domain/cards';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import type { VaultKey } from '../../domain/vault-cipher';
+import { checkCardForVault } from '../card-checks';
 import { parseInput } from '../validation';
 
 export const TOKENIZATION_KEY_HEADER = 'x-tokenization-key';
@@ -46,18 +46,7 @@ export function tokenizeRoutes(deps: {
   const router = new Router();
   router.post('/v1/tokenize', tokenizationKeyAuth(deps.db), deps.rateLimit, async (ctx) => {
     const input = parseInput(body, ctx.request.body);
-    const card = checkCardNumber(input.cardNumber);
-    if (!card.ok) {
-      throw new ApiError(card.problem === 'brand' ? 'card_brand_unsupported' : 'card_number_invalid', {
-        field: 'cardNumber',
-      });
-    }
-    if (isExpired(input.expiryMonth, input.expiryYear, deps.clock.now())) {
-      throw new ApiError('card_expired', { field: 'expiryYear' });
-    }
-    if (deps.environment === 'sandbox' && !isSandboxTestCard(card.pan)) {
-      throw new ApiError('sandbox_card_not_allowed', { field: 'cardNumber' });
-    }
+    const card = checkCardForVault(input, deps.environment, deps.clock.now());
     const { card: vaulted, created } = await vaultCard(
       deps.db,
       {

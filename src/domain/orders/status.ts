@@ -27,3 +27,21 @@ export function isCancellable(flow: Flow, status: OrderStatusName): boolean {
   if (flow === 'CIT') return status === 'Capturerequired';
   return status === 'Draft' || status === 'Processing' || status === 'Capturerequired';
 }
+
+/** The outcome an order in this status answers to a further evaluate (or shows on lookup). */
+export function outcomeForStatus(status: OrderStatusName): Outcome {
+  switch (status) {
+    case 'Completed':
+    case 'Returned':
+      return 'APPROVED';
+    case 'Capturerequired':
+      return 'CAPTUREREQUIRED';
+    case 'Processing':
+    case 'Draft':
+      return 'SUBMITTED';
+    case 'Onhold':
+      return 'CHALLENGE';
+    default:
+      return 'DECLINED';
+  }
+}

@@ -1,0 +1,374 @@
+import { randomUUID } from 'node:crypto';
+import { listOrderEvents } from '../../src/db/repositories/events';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+const nextYear = new Date().getUTCFullYear() + 1;
+
+describe('orders through the real API, worker, Temporal dev server and Postgres', () => {
+  let stack: TestStack;
+  let token: string;
+  let mid: string;
+  let syncToken: string;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    const merchant = await seedMerchant(stack.db);
+    mid = merchant.mid;
+    token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+    await api('PUT', `/v1/merchants/${mid}/settings`, { authorizeCapability: true });
+    const syncMerchant = await seedMerchant(stack.db);
+    syncToken = await accessToken(stack.baseUrl, await seedKey(stack.db, syncMerchant));
+    await api('PUT', `/v1/merchants/${syncMerchant.mid}/settings`, { mitEvaluation: 'sync' }, syncToken);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function api(method: string, path: string, body?: unknown, as = token) {
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${as}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+  }
+
+  const evaluateBody = (overrides: Record<string, unknown> = {}) => ({
+    idempotencyKey: randomUUID(),
+    externalOrderId: `shop-${randomUUID()}`,
+    transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+    paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: nextYear },
+    ...overrides,
+  });
+  const events = async (orderId: string) => (await listOrderEvents(stack.db, orderId)).map((e) => e.name);
+  const until = async <T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const value = await probe();
+      if (ok(value) || Date.now() > deadline) return value;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
+  describe('POST /v1/evaluate', () => {
+    it('CIT approves: orderId, orderSessionKey, APPROVED; the order is Completed with order.completed', async () => {
+      const res = await api('POST', '/v1/evaluate', evaluateBody());
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ outcome: 'APPROVED', status: 7, statusName: 'Completed' });
+      expect(res.body.orderId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.body.orderSessionKey).toBeTruthy();
+      const order = await api('GET', `/v1/orders/${res.body.orderId}`);
+      expect(order.body).toMatchObject({
+        orderId: res.body.orderId,
+        status: 7,
+        statusName: 'Completed',
+        outcome: 'APPROVED',
+        amounts: { captured: 2500 },
+      });
+      expect(order.body.confirmationId).toBeTruthy();
+      expect(JSON.stringify(order.body)).not.toContain('4111111111111111');
+      expect(await events(res.body.orderId)).toEqual(['order.completed']);
+    });
+
+    it('answers DECLINED, CHALLENGE, and 503 rescue_unavailable for the sandbox cards', async () => {
+      const card = (cardNumber: string) => ({ paymentMethod: { cardNumber, expiryMonth: 12, expiryYear: nextYear } });
+      expect((await api('POST', '/v1/evaluate', evaluateBody(card('4000000000000002')))).body.outcome).toBe('DECLINED');
+      const challenge = await api('POST', '/v1/evaluate', evaluateBody(card('4000000000003220')));
+      expect(challenge.body.outcome).toBe('CHALLENGE');
+      expect(await events(challenge.body.orderId)).toEqual(['challenge.presented']);
+      const unavailable = await api('POST', '/v1/evaluate', evaluateBody(card('4000000000000119')));
+      expect(unavailable.status).toBe(503);
+      expect(unavailable.body.error.id).toBe('503002');
+      expect(unavailable.headers.get('retry-after')).toBeNull();
+    });
+
+    it('validates the request naming the field, and creates nothing', async () => {
+      const before = (await stack.db('orders').count<{ count: number }[]>('* as count'))[0]?.count;
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ idempotencyKey: 'nope' }, 'idempotencyKey'],
+        [{ externalOrderId: undefined }, 'externalOrderId'],
+        [{ orderId: 'other' }, 'orderId'],
+        [{ transaction: { amount: 10.5, currency: 'USD' } }, 'transaction.amount'],
+        [{ transaction: { amount: 100, currency: 'usd' } }, 'transaction.currency'],
+        [{ isMIT: true, isRecurring: true }, 'subscription'],
+        [{ expiryDateUtc: new Date(Date.now() - 1000).toISOString() }, 'expiryDateUtc'],
+        [{ expiryDateUtc: new Date(Date.now() + 22 * 86_400_000).toISOString() }, 'expiryDateUtc'],
+        [
+          { paymentMethod: { cardNumber: '4111111111111112', expiryMonth: 1, expiryYear: nextYear } },
+          'paymentMethod.cardNumber',
+        ],
+        [{ paymentMethod: { token: randomUUID() } }, 'paymentMethod.token'],
+      ];
+      for (const [override, field] of cases) {
+        const res = await api('POST', '/v1/evaluate', evaluateBody(override));
+        expect([field, res.status, res.body.error?.field]).toEqual([field, 400, field]);
+      }
+      expect((await api('POST', '/v1/evaluate', { ...evaluateBody(), surprise: { ignored: true } })).status).toBe(200);
+      const after = (await stack.db('orders').count<{ count: number }[]>('* as count'))[0]?.count;
+      expect(after).toBe((before ?? 0) + 1);
+    });
+
+    it('accepts a token from /v1/tokenize and orderId as an alias of externalOrderId', async () => {
+      const { externalOrderId: _e, ...body } = evaluateBody();
+      const alias = `alias-${randomUUID()}`;
+      const res = await api('POST', '/v1/evaluate', { ...body, orderId: alias });
+      expect(res.body).toMatchObject({ externalOrderId: alias, outcome: 'APPROVED' });
+    });
+
+    it('async MIT answers SUBMITTED, and a near-term expiryDateUtc expires it: Cancelled (2) with order.expired', async () => {
+      const res = await api(
+        'POST',
+        '/v1/evaluate',
+        evaluateBody({
+          isMIT: true,
+          isRecurring: true,
+          subscription: { intervalCount: 1 },
+          expiryDateUtc: new Date(Date.now() + 3000).toISOString(),
+          paymentMethod: { cardNumber: '4000000000009995', expiryMonth: 1, expiryYear: nextYear },
+        }),
+      );
+      expect(res.body).toMatchObject({ outcome: 'SUBMITTED', status: 4 });
+      const order = await until(
+        () => api('GET', `/v1/orders/${res.body.orderId}`),
+        (o) => o.body.status === 2,
+      );
+      expect(order.body).toMatchObject({ status: 2, statusName: 'Cancelled' });
+      expect(await events(res.body.orderId)).toEqual(['order.expired']);
+    });
+  });
+
+  describe('idempotency', () => {
+    it('replays the original response byte for byte within 24 hours', async () => {
+      const body = evaluateBody();
+      const first = await api('POST', '/v1/evaluate', body);
+      const again = await api('POST', '/v1/evaluate', body);
+      expect(again.status).toBe(first.status);
+      expect(again.text).toBe(first.text);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
+    });
+
+    it('answers 409 when the key is reused with a different payload', async () => {
+      const body = evaluateBody();
+      await api('POST', '/v1/evaluate', body);
+      const reused = await api('POST', '/v1/evaluate', { ...body, transaction: { amount: 9999, currency: 'USD' } });
+      expect(reused.status).toBe(409);
+      expect(reused.body.error.id).toBe('409002');
+    });
+
+    it('creates one order from two concurrent identical evaluates (one answer, the other 409 or the replay)', async () => {
+      const body = evaluateBody();
+      const [a, b] = await Promise.all([api('POST', '/v1/evaluate', body), api('POST', '/v1/evaluate', body)]);
+      expect([a.status, b.status].sort()).toEqual(a.status === b.status ? [200, 200] : [200, 409]);
+      if (a.status === 200 && b.status === 200) expect(a.text).toBe(b.text);
+      expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
+    });
+
+    it('creates one order when two evaluates with different keys name the same externalOrderId', async () => {
+      const body = evaluateBody();
+      const [a, b] = await Promise.all([
+        api('POST', '/v1/evaluate', body),
+        api('POST', '/v1/evaluate', { ...body, idempotencyKey: randomUUID() }),
+      ]);
+      expect(a.body.orderId).toBe(b.body.orderId);
+      expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
+      expect(await events(a.body.orderId)).toEqual(['order.completed']);
+    });
+
+    it('answers 503 with Retry-After (503001) when the idempotency store is unavailable, and changes nothing', async () => {
+      const body = evaluateBody();
+      const locker = await stack.db.transaction();
+      try {
+        await locker.raw('lock table idempotency_keys in access exclusive mode');
+        const res = await api('POST', '/v1/evaluate', body);
+        expect(res.status).toBe(503);
+        expect(res.body.error.id).toBe('503001');
+        expect(res.headers.get('retry-after')).toBe('1');
+      } finally {
+        await locker.rollback();
+      }
+      expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(0);
+      expect((await api('POST', '/v1/evaluate', body)).status).toBe(200);
+    });
+  });
+
+  describe('capture, cancel, external-cancel and refund', () => {
+    const authorize = async () => {
+      const res = await api('POST', '/v1/evaluate', evaluateBody({ transactionType: 'AUTHORIZATION' }));
+      expect(res.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 5 });
+      return res.body as { orderId: string; externalOrderId: string };
+    };
+
+    it('captures an authorized order: Completed, order.capturerequired then order.completed; a second capture is 409', async () => {
+      const { orderId } = await authorize();
+      const captured = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
+      expect(captured.status).toBe(200);
+      expect(captured.body).toMatchObject({ status: 7, amounts: { authorized: 2500, captured: 2500 } });
+      expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
+      const again = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
+      expect(again.status).toBe(409);
+      expect(again.body.error).toMatchObject({ id: '409004', orderStatus: 7, orderStatusName: 'Completed' });
+    });
+
+    it('refuses AUTHORIZATION without the authorize capability (403003)', async () => {
+      await api('PUT', `/v1/merchants/${mid}/settings`, { authorizeCapability: false });
+      try {
+        expect(
+          (await api('POST', '/v1/evaluate', evaluateBody({ transactionType: 'AUTHORIZATION' }))).body.error.id,
+        ).toBe('403003');
+      } finally {
+        await api('PUT', `/v1/merchants/${mid}/settings`, { authorizeCapability: true });
+      }
+    });
+
+    it('cancels with 200 and an empty body; cancel plus external-cancel give one cancellation; repeats are safe', async () => {
+      const { orderId, externalOrderId } = await authorize();
+      const [a, b] = await Promise.all([
+        api('POST', `/v1/orders/${orderId}/cancel`, {}),
+        api('POST', `/v1/orders/${encodeURIComponent(externalOrderId)}/external-cancel`),
+      ]);
+      expect([a.status, a.text, b.status, b.text]).toEqual([200, '', 200, '']);
+      const repeat = await api('POST', `/v1/orders/${orderId}/cancel`);
+      expect([repeat.status, repeat.text]).toEqual([200, '']);
+      expect((await api('GET', `/v1/orders/${orderId}`)).body.status).toBe(2);
+      expect(await events(orderId)).toEqual(['order.capturerequired', 'order.cancelled']);
+    });
+
+    it('refuses to cancel a completed CIT order (409005 with its status) and leaves it completed', async () => {
+      const { orderId } = (await api('POST', '/v1/evaluate', evaluateBody())).body;
+      const res = await api('POST', `/v1/orders/${orderId}/cancel`);
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ id: '409005', orderStatus: 7, orderStatusName: 'Completed' });
+      expect((await api('GET', `/v1/orders/${orderId}`)).body.status).toBe(7);
+    });
+
+    it('cancels an async MIT rescue in Processing by external-cancel, without the orderId', async () => {
+      const body = evaluateBody({
+        isMIT: true,
+        isRecurring: true,
+        subscription: {},
+        paymentMethod: { cardNumber: '4000000000009995', expiryMonth: 1, expiryYear: nextYear },
+      });
+      const { orderId } = (await api('POST', '/v1/evaluate', body)).body;
+      const res = await api('POST', `/v1/orders/${encodeURIComponent(body.externalOrderId)}/external-cancel`, {});
+      expect([res.status, res.text]).toEqual([200, '']);
+      expect(
+        await until(
+          () => events(orderId),
+          (e) => e.length > 0,
+        ),
+      ).toEqual(['order.cancelled']);
+      expect(
+        (await api('POST', `/v1/orders/${encodeURIComponent('never-evaluated')}/external-cancel`)).body.error.id,
+      ).toBe('404003');
+    });
+
+    it('refunds: amountToRefund in dollars converted exactly; partial needs a key; no over-refund; full refunds de-duplicated', async () => {
+      const { orderId } = (await api('POST', '/v1/evaluate', evaluateBody())).body; // 25.00 USD
+      const noKey = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: 10.1 });
+      expect(noKey.status).toBe(400);
+      expect(noKey.body.error).toMatchObject({ id: '400005', field: 'idempotencyKey' });
+      const badAmount = await api('POST', `/v1/orders/${orderId}/refund`, {
+        amountToRefund: '10.123',
+        idempotencyKey: randomUUID(),
+      });
+      expect(badAmount.body.error.field).toBe('amountToRefund');
+
+      const key = randomUUID();
+      const partial = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: 10.1, idempotencyKey: key });
+      expect(partial.status).toBe(200);
+      expect(partial.body).toMatchObject({ amount: 1010, refundedAmount: 1010, currency: 'USD', status: 7 });
+      const replay = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: 10.1, idempotencyKey: key });
+      expect(replay.text).toBe(partial.text);
+      const over = await api('POST', `/v1/orders/${orderId}/refund`, {
+        amountToRefund: '15.00',
+        idempotencyKey: randomUUID(),
+      });
+      expect(over.status).toBe(409);
+      expect(over.body.error.id).toBe('409006');
+
+      const { orderId: second } = (await api('POST', '/v1/evaluate', evaluateBody())).body;
+      const full = await api('POST', `/v1/orders/${second}/refund`, {});
+      const fullAgain = await api('POST', `/v1/orders/${second}/refund`, { amountToRefund: '25' });
+      expect(full.body).toMatchObject({ amount: 2500, status: 6, statusName: 'Returned' });
+      expect(fullAgain.body.transactionId).toBe(full.body.transactionId);
+      expect(await events(second)).toEqual(['order.completed', 'order.refunded']);
+      const [refunded] = await listOrderEvents(stack.db, second).then((e) =>
+        e.filter((x) => x.name === 'order.refunded'),
+      );
+      expect(refunded?.data).toMatchObject({ TransactionId: full.body.transactionId, Amount: 2500, Currency: 'USD' });
+    });
+
+    it('refuses to refund an order that is not completed (409007)', async () => {
+      const { orderId } = await authorize();
+      expect((await api('POST', `/v1/orders/${orderId}/refund`, {})).body.error).toMatchObject({
+        id: '409007',
+        orderStatus: 5,
+      });
+    });
+  });
+
+  describe('Sync MIT', () => {
+    const syncBody = (seconds: number) =>
+      evaluateBody({
+        isMIT: true,
+        isRecurring: true,
+        subscription: { intervalCount: 1 },
+        expiryDateUtc: new Date(Date.now() + seconds * 1000).toISOString(),
+      });
+
+    it('a further evaluate before the cutoff captures; one after it answers DECLINED with status 2 and order.expired', async () => {
+      const inTime = syncBody(60);
+      const first = await api('POST', '/v1/evaluate', inTime, syncToken);
+      expect(first.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 5 });
+      const again = await api('POST', '/v1/evaluate', { ...inTime, idempotencyKey: randomUUID() }, syncToken);
+      expect(again.body).toMatchObject({ orderId: first.body.orderId, outcome: 'APPROVED', status: 7 });
+
+      const late = syncBody(2);
+      const rescued = await api('POST', '/v1/evaluate', late, syncToken);
+      expect(rescued.body.outcome).toBe('CAPTUREREQUIRED');
+      await new Promise((r) => setTimeout(r, 3000));
+      const tooLate = await api('POST', '/v1/evaluate', { ...late, idempotencyKey: randomUUID() }, syncToken);
+      expect(tooLate.body).toMatchObject({ orderId: rescued.body.orderId, outcome: 'DECLINED', status: 2 });
+      const captureLate = await api(
+        'POST',
+        '/v1/capture',
+        { idempotencyKey: randomUUID(), orderId: rescued.body.orderId },
+        syncToken,
+      );
+      expect(captureLate.status).toBe(409);
+      expect(await events(rescued.body.orderId)).toEqual(['order.capturerequired', 'order.expired']);
+    });
+  });
+
+  describe('merchant isolation and lookup', () => {
+    it('hides one merchants orders from another (404), for lookup and every command', async () => {
+      const { orderId, externalOrderId } = (
+        await api('POST', '/v1/evaluate', evaluateBody({ transactionType: 'AUTHORIZATION' }))
+      ).body;
+      const other = await seedMerchant(stack.db);
+      const otherToken = await accessToken(stack.baseUrl, await seedKey(stack.db, other));
+      for (const [method, path, body] of [
+        ['GET', `/v1/orders/${orderId}`, undefined],
+        ['POST', `/v1/orders/${orderId}/cancel`, {}],
+        ['POST', `/v1/orders/${orderId}/refund`, {}],
+        ['POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId }],
+        ['POST', `/v1/orders/${encodeURIComponent(externalOrderId)}/external-cancel`, {}],
+        ['POST', '/v1/outcome', { orderId }],
+      ] as const) {
+        const res = await api(method, path, body, otherToken);
+        expect([path, res.status, res.body.error.id]).toEqual([path, 404, '404003']);
+      }
+      expect((await api('GET', `/v1/orders/${orderId}`)).body.status).toBe(5);
+    });
+
+    it('POST /v1/outcome (deprecated) returns the order lookup body', async () => {
+      const { orderId } = (await api('POST', '/v1/evaluate', evaluateBody())).body;
+      const outcome = await api('POST', '/v1/outcome', { orderId });
+      expect(outcome.headers.get('deprecation')).toBe('true');
+      expect(outcome.body).toEqual((await api('GET', `/v1/orders/${orderId}`)).body);
+    });
+  });
+});

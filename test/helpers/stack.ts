@@ -17,6 +17,8 @@ import { sharedWorkflowBundle, uniqueTaskQueue } from './temporal';
 
 export interface TestStack {
   baseUrl: string;
+  databaseUrl: string;
+  temporalAddress: string;
   config: Config;
   clock: ManualClock;
   db: Db;
@@ -31,7 +33,9 @@ export interface TestStack {
  * The real service for API tests: the API on an ephemeral port, a real worker on its own task
  * queue, both on the shared Temporal dev server and on a fresh database. Logs are captured.
  */
-export async function startTestStack(options: { env?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: { env?: Record<string, string>; inProcessWorker?: boolean } = {},
+): Promise<TestStack> {
   const taskQueue = uniqueTaskQueue('api');
   // Generous rate limits unless a test sets its own: tests are chatty by design.
   const config = loadConfig({
@@ -46,18 +50,29 @@ export async function startTestStack(options: { env?: Record<string, string> } =
   const logs = capturedLogger();
   const address = shared('temporalAddress');
   const { connection, client } = await connectTemporalClient(address, 'default');
-  const nativeConnection = await NativeConnection.connect({ address });
-  const worker: Worker = await createWorker({
-    connection: nativeConnection,
-    namespace: 'default',
-    taskQueue,
-    db: database.db,
-    logger: logs.logger,
-    vaultKeys: config.vaultKeys,
-    environment: config.environment,
-    workflowBundle: sharedWorkflowBundle(),
-  });
-  const running = worker.run();
+  // Without the in-process worker, a test runs its own (for example as a separate process).
+  const inProcess = options.inProcessWorker === false ? undefined : await startWorker();
+  async function startWorker() {
+    const nativeConnection = await NativeConnection.connect({ address });
+    const worker: Worker = await createWorker({
+      connection: nativeConnection,
+      namespace: 'default',
+      taskQueue,
+      db: database.db,
+      logger: logs.logger,
+      vaultKeys: config.vaultKeys,
+      environment: config.environment,
+      workflowBundle: sharedWorkflowBundle(),
+    });
+    const running = worker.run();
+    return {
+      stop: async () => {
+        worker.shutdown();
+        await running;
+        await nativeConnection.close();
+      },
+    };
+  }
   const server: Server = await listen(
     { config, db: database.db, temporal: connection, temporalClient: client, logger: logs.logger, clock },
     '127.0.0.1',
@@ -66,6 +81,8 @@ export async function startTestStack(options: { env?: Record<string, string> } =
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl: database.url,
+    temporalAddress: address,
     config,
     clock,
     db: database.db,
@@ -75,9 +92,7 @@ export async function startTestStack(options: { env?: Record<string, string> } =
     logs,
     stop: async () => {
       await closeServer(server);
-      worker.shutdown();
-      await running;
-      await nativeConnection.close();
+      await inProcess?.stop();
       await connection.close();
       await database.drop();
       // Kept for the whole-run scan for secrets and card numbers (global-teardown.ts).

@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import { listOrderEvents } from '../../src/db/repositories/events';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { shared } from '../helpers/shared-env';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * The worker as production runs it: its own process (src/worker.ts), killed with SIGKILL (no
+ * graceful drain), then replaced by a new one. Everything durable must survive: a pending
+ * capture and a rescue window whose timer fires while no worker is alive.
+ */
+describe('a worker killed and restarted mid-rescue loses nothing', () => {
+  jest.setTimeout(120_000);
+  let stack: TestStack;
+  const output: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startTestStack({ inProcessWorker: false });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await appendFile(path.join(shared('logDir'), `worker-${process.pid}.log`), output.join(''));
+  });
+
+  function startWorkerProcess(): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: stack.databaseUrl,
+        TEMPORAL_ADDRESS: stack.temporalAddress,
+        TEMPORAL_TASK_QUEUE: stack.taskQueue,
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output.join('')}`)), 60_000);
+      const onData = (d: Buffer) => {
+        output.push(String(d));
+        if (String(d).includes('"worker running"')) {
+          clearTimeout(timer);
+          resolve(child);
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', (d) => output.push(String(d)));
+      child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${output.join('')}`)));
+    });
+  }
+
+  it('completes a capture sent while the worker was dead, and expires an order whose window closed meanwhile', async () => {
+    const merchant = await seedMerchant(stack.db);
+    const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+    const api = async (method: string, url: string, body?: unknown) => {
+      const res = await fetch(`${stack.baseUrl}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    await api('PUT', `/v1/merchants/${merchant.mid}/settings`, { mitEvaluation: 'sync' });
+    const syncMit = (seconds: number) => ({
+      idempotencyKey: randomUUID(),
+      externalOrderId: `renewal-${randomUUID()}`,
+      isMIT: true,
+      isRecurring: true,
+      subscription: { intervalCount: 1 },
+      expiryDateUtc: new Date(Date.now() + seconds * 1000).toISOString(),
+      transaction: { amount: 4900, currency: 'EUR', responseCode: '05' },
+      paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 },
+    });
+
+    const first = await startWorkerProcess();
+    const toCapture = await api('POST', '/v1/evaluate', syncMit(120));
+    const toExpire = await api('POST', '/v1/evaluate', syncMit(3));
+    expect([toCapture.body.outcome, toExpire.body.outcome]).toEqual(['CAPTUREREQUIRED', 'CAPTUREREQUIRED']);
+
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    const capture = api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId: toCapture.body.orderId }); // in flight
+    await new Promise((r) => setTimeout(r, 4000)); // the second order's window closes with no worker alive
+
+    const second = await startWorkerProcess();
+    try {
+      const captured = await capture;
+      expect(captured.status).toBe(200);
+      expect(captured.body).toMatchObject({ status: 7, statusName: 'Completed' });
+      const names = async (orderId: unknown) => (await listOrderEvents(stack.db, orderId as string)).map((e) => e.name);
+      expect(await names(toCapture.body.orderId)).toEqual(['order.capturerequired', 'order.completed']);
+
+      let expired = await api('GET', `/v1/orders/${toExpire.body.orderId}`);
+      for (let i = 0; i < 50 && expired.body.status !== 2; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        expired = await api('GET', `/v1/orders/${toExpire.body.orderId}`);
+      }
+      expect(expired.body).toMatchObject({ status: 2, statusName: 'Cancelled' });
+      expect(await names(toExpire.body.orderId)).toEqual(['order.capturerequired', 'order.expired']);
+    } finally {
+      second.kill('SIGTERM');
+      await new Promise((r) => second.once('exit', r));
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { createDb } from '../src/db/knex';
 import { migrateToLatest } from '../src/db/migrate';
 import { ensureSandboxCredentials } from '../src/db/sandbox-seed';
 import { createLogger } from '../src/logger';
+import { startOutboxRelay } from '../src/outbox-relay';
 import { connectTemporalClient } from '../src/temporal/connect';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { createWorker, installTemporalLogging } from '../src/worker';
@@ -44,19 +45,13 @@ async function main(): Promise<void> {
   say('worker: bundling workflows and starting');
   installTemporalLogging(logger);
   const nativeConnection = await NativeConnection.connect({ address });
-  const worker = await createWorker({
-    connection: nativeConnection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    db,
-    logger,
-    vaultKeys: config.vaultKeys,
-    environment: config.environment,
-  });
+  const worker = await createWorker({ connection: nativeConnection, config, db, logger });
   const running = worker.run();
+  const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.taskQueue, logger });
   stops.push({
     name: 'worker',
     stop: async () => {
+      await relay.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await nativeConnection.close();

@@ -53,8 +53,30 @@ const schema = z.object({
       }, 'must be keyId:base64 pairs of 32-byte keys, comma-separated, the active key first')
       .optional(),
   ),
+  SMTP_URL: optionalUrl.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().min(3).default('Payment Rescue <no-reply@payment-rescue.invalid>'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
+  WEBHOOK_ALERT_AFTER_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(72),
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(120),
+  ADMIN_API_TOKEN: optionalUrl.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(25),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
+  WIDGET_URL: optionalUrl.pipe(z.url().optional()),
+  WIDGET_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(200),
+  WIDGET_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(2000),
 });
 
 /**
@@ -63,6 +85,9 @@ const schema = z.object({
  * without CARD_VAULT_KEYS.
  */
 const SANDBOX_VAULT_KEYS = `sandbox-1:${Buffer.from('payment-rescue-sandbox-vault-key').toString('base64')}`;
+
+/** Every variable the configuration reads (README's configuration table documents each). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export type Environment = 'sandbox' | 'production';
 
@@ -94,6 +119,18 @@ export interface Config {
   };
   vaultKeys: VaultKey[];
   rateLimit: { perSecond: number; burst: number };
+  widget: {
+    /** `{widget_url}`: where merchants load the script from (shown in the snippet). */
+    url: string;
+    /** The API the widget calls; null when it is the origin the script is loaded from. */
+    apiBase: string | null;
+    /** Per site, on the widget endpoints (per API process). */
+    rateLimit: { perSecond: number; burst: number };
+  };
+  mail: { smtpUrl: string | undefined; from: string };
+  webhooks: { timeoutMs: number; alertAfterMs: number; disableAfterMs: number };
+  /** Operators' back-office credential (approve applications, raise disputes); unset: back office off. */
+  adminToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -110,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`;
   if (e.FC_ENVIRONMENT === 'production' && !e.CARD_VAULT_KEYS) {
     throw new ConfigError(['CARD_VAULT_KEYS: required in production (keyId:base64 of a 32-byte key)']);
   }
@@ -117,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     environment: e.FC_ENVIRONMENT,
     host: e.HOST,
     port: e.PORT,
-    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`,
+    publicBaseUrl,
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),
     database: {
@@ -138,5 +176,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     vaultKeys: parseVaultKeys(e.CARD_VAULT_KEYS ?? SANDBOX_VAULT_KEYS),
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    widget: widgetSettings(e.WIDGET_URL, publicBaseUrl, {
+      perSecond: e.WIDGET_RATE_LIMIT_PER_SECOND,
+      burst: e.WIDGET_RATE_LIMIT_BURST,
+    }),
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      alertAfterMs: e.WEBHOOK_ALERT_AFTER_HOURS * 3_600_000,
+      disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+    },
+    adminToken: e.ADMIN_API_TOKEN,
   };
+}
+
+/**
+ * `{widget_url}` defaults to the service's own /widget/fc.js. Served from elsewhere (a CDN), the
+ * script cannot infer the API from its own address, so it is told PUBLIC_BASE_URL.
+ */
+function widgetSettings(url: string | undefined, publicBaseUrl: string, rateLimit: Config['widget']['rateLimit']) {
+  const widgetUrl = url ?? `${publicBaseUrl.replace(/\/$/, '')}/widget/fc.js`;
+  const sameOrigin = new URL(widgetUrl).origin === new URL(publicBaseUrl).origin;
+  return { url: widgetUrl, apiBase: sameOrigin ? null : publicBaseUrl.replace(/\/$/, ''), rateLimit };
 }

@@ -6,17 +6,19 @@ import {
   Worker,
   type WorkerOptions,
 } from '@temporalio/worker';
-import { type ActivityDeps, createActivities } from './activities';
+import { type ActivityConfig, activitiesFor } from './activities';
 import { type Config, ConfigError, loadConfig } from './config';
-import { createDb } from './db/knex';
-import { createLogger } from './logger';
+import { createDb, type Db } from './db/knex';
+import { createLogger, type Logger } from './logger';
+import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient } from './temporal/connect';
 import { registerSearchAttributes as register } from './temporal/search-attributes';
 
-export interface WorkerSetup extends ActivityDeps {
+export interface WorkerSetup {
   connection: NativeConnection;
-  namespace: string;
-  taskQueue: string;
+  config: ActivityConfig & { temporal: Pick<Config['temporal'], 'namespace' | 'taskQueue'> };
+  db: Db;
+  logger: Logger;
   /** A prebuilt bundle (tests share one); otherwise the workflows are bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
@@ -25,9 +27,9 @@ export interface WorkerSetup extends ActivityDeps {
 export async function createWorker(setup: WorkerSetup): Promise<Worker> {
   return Worker.create({
     connection: setup.connection,
-    namespace: setup.namespace,
-    taskQueue: setup.taskQueue,
-    activities: createActivities(setup),
+    namespace: setup.config.temporal.namespace,
+    taskQueue: setup.config.temporal.taskQueue,
+    activities: activitiesFor(setup.config, setup.db, setup.logger),
     ...(setup.workflowBundle
       ? { workflowBundle: setup.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
@@ -35,7 +37,7 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
 }
 
 /** Routes the SDK's own logs (core and worker) through pino, at WARN and above. */
-export function installTemporalLogging(logger: ActivityDeps['logger']): void {
+export function installTemporalLogging(logger: Logger): void {
   const levels = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
   Runtime.install({
     logger: new DefaultLogger('WARN', (entry) => {
@@ -77,18 +79,17 @@ async function main(): Promise<void> {
   );
   const db = createDb(config.database.url, config.database.poolMax, logger);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await createWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    db,
-    logger,
-    vaultKeys: config.vaultKeys,
-    environment: config.environment,
-  });
+  const worker = await createWorker({ connection, config, db, logger });
+  const { connection: clientConnection, client } = await connectTemporalClient(
+    config.temporal.address,
+    config.temporal.namespace,
+  );
+  const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.taskQueue, logger });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling, drains in-flight tasks, returns.
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
   await worker.run();
+  await relay.stop();
+  await clientConnection.close();
   await connection.close();
   await db.destroy();
   logger.info('worker stopped');

@@ -1,13 +1,18 @@
+import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
+import { createMailer, type Mailer } from './mailer';
 import { createOrderActivities } from './orders';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 
 export interface ActivityDeps {
   db: Db;
   logger: Logger;
   vaultKeys: VaultKey[];
   environment: string;
+  mailer: Mailer;
+  webhooks: WebhookActivityDeps['webhooks'];
 }
 
 /**
@@ -17,7 +22,22 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createOrderActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+export type ActivityConfig = Pick<Config, 'environment' | 'vaultKeys' | 'mail' | 'webhooks'>;
+
+/** The activities as the configuration wires them (the worker, and tests that run their own worker). */
+export function activitiesFor(config: ActivityConfig, db: Db, logger: Logger): Activities {
+  return createActivities({
+    db,
+    logger,
+    vaultKeys: config.vaultKeys,
+    environment: config.environment,
+    mailer: createMailer(config.mail, logger),
+    webhooks: config.webhooks,
+  });
+}

@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex';
 import { revealCard } from '../db/repositories/card-vault';
 import { persistOrder } from '../db/repositories/orders';
+import { findSenseSession } from '../db/repositories/sense-sessions';
 import type { ChargeInput, ChargeResult, PersistOrderInput, ScoreInput, ScoreResult } from '../domain/orders/contracts';
 import { simulateCharge } from '../domain/sandbox-processor';
 import { scoreTransaction } from '../domain/scoring';
+import { judgeSenseSession } from '../domain/sense-session';
 import type { VaultKey } from '../domain/vault-cipher';
+import { SENSE_KEY_PATTERN } from '../domain/widget-signals';
 
 export interface OrderActivityDeps {
   db: Db;
@@ -21,9 +24,22 @@ export function createOrderActivities(deps: OrderActivityDeps) {
       await persistOrder(deps.db, input);
     },
 
-    /** Rules-based rescue score. Device signals count only from a fresh widget session (none yet). */
+    /**
+     * Rules-based rescue score. Device signals count only from a fresh widget session of this
+     * merchant whose bound externalOrderId, if any, is the evaluate's (src/domain/sense-session.ts).
+     */
     async scoreTransaction(input: ScoreInput): Promise<ScoreResult> {
-      return scoreTransaction(input, 'absent');
+      const senseKey = input.senseKey?.toLowerCase();
+      const session =
+        senseKey && SENSE_KEY_PATTERN.test(senseKey)
+          ? await findSenseSession(deps.db, input.merchantId, senseKey)
+          : undefined;
+      const verdict = judgeSenseSession(
+        session && { lastSeenAt: session.last_seen_at, externalOrderId: session.external_order_id },
+        { externalOrderId: input.externalOrderId },
+        new Date(),
+      );
+      return scoreTransaction(input, verdict === 'fresh' ? 'fresh' : 'absent');
     },
 
     /** Charges (sale) or authorizes through the processor; the sandbox simulates the networks. */

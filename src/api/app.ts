@@ -5,8 +5,10 @@ import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { type Clock, systemClock } from '../domain/clock';
 import { TokenBuckets } from '../domain/token-bucket';
+import { WIDGET_SENSE_KEY_RATE } from '../domain/widget-signals';
 import type { Logger } from '../logger';
 import { payingMerchant } from './access';
+import { guardRoutes } from './guard';
 import { accessLog } from './middleware/access-log';
 import { bearerAuth, principalOf, requireScope } from './middleware/authenticate';
 import { errorHandler } from './middleware/errors';
@@ -14,16 +16,25 @@ import { jsonBody } from './middleware/json-body';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { OrderWorkflows } from './order-workflows';
+import { adminRoutes } from './routes/admin';
 import { apiKeyRoutes } from './routes/api-keys';
+import { applicationRoutes } from './routes/applications';
+import { challengeRoutes } from './routes/challenges';
+import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { merchantRoutes } from './routes/merchants';
 import { oauthTokenRoutes } from './routes/oauth-token';
 import { orderRoutes } from './routes/orders';
 import { outcomeRoutes } from './routes/outcome';
+import { siteWidgetRoutes } from './routes/site-widget';
 import { tokenizeRoutes } from './routes/tokenize';
+import { webhookRoutes } from './routes/webhooks';
+import { WIDGET_API_PATHS, widgetRoutes } from './routes/widget';
+import { widgetScriptRoutes } from './routes/widget-script';
+import { widgetBundle } from './widget-bundle';
 
 export interface AppDeps {
-  config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit'> & {
+  config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken'> & {
     temporal: Pick<Config['temporal'], 'taskQueue'>;
   };
   db: Db;
@@ -48,41 +59,34 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
-  app.use(jsonBody({ formPaths: ['/v1/oauth2/token'] }));
+  app.use(jsonBody({ formPaths: ['/v1/oauth2/token'], ownParserPaths: WIDGET_API_PATHS }));
 
   const buckets = new TokenBuckets(config.rateLimit.perSecond, config.rateLimit.burst);
   const tokenizeLimit = rateLimit(buckets, clock, (ctx) => ctx.state.merchantId as string);
   const paymentsLimit = rateLimit(buckets, clock, (ctx) => payingMerchant(principalOf(ctx.state)));
-
-  const authenticated = new Router();
-  authenticated.use(bearerAuth(db, clock));
-  const payments = new Router();
-  payments.use(requireScope('payments'));
-  const workflows = new OrderWorkflows(deps.temporalClient, config.temporal.taskQueue);
-  payments.use(outcomeRoutes({ db, rateLimit: paymentsLimit }).routes());
-  payments.use(
-    orderRoutes({
-      db,
-      clock,
-      logger: deps.logger,
-      environment: config.environment,
-      vaultKeys: config.vaultKeys,
-      workflows,
-      rateLimit: paymentsLimit,
-    }).routes(),
+  const widgetSiteBuckets = new TokenBuckets(config.widget.rateLimit.perSecond, config.widget.rateLimit.burst);
+  const widgetSiteLimit = rateLimit(
+    widgetSiteBuckets,
+    clock,
+    (ctx) => (ctx.state.site as { id: string }).id,
+    'widget_rate_limited',
   );
-  for (const router of [
-    apiKeyRoutes({ db, clock, environment: config.environment, rotationGraceMs: config.auth.rotationGraceMs }),
-    merchantRoutes({ db, clock }),
-    payments,
-  ]) {
-    authenticated.use(router.routes());
-  }
+  const senseKeyBuckets = new TokenBuckets(WIDGET_SENSE_KEY_RATE.perSecond, WIDGET_SENSE_KEY_RATE.burst);
+  const senseKeyLimit = rateLimit(
+    senseKeyBuckets,
+    clock,
+    (ctx) => `${(ctx.state.site as { id: string }).id}:${(ctx.state.batch as { senseKey: string }).senseKey}`,
+    'widget_rate_limited',
+  );
 
+  const workflows = new OrderWorkflows(deps.temporalClient, config.temporal.taskQueue);
+  const bearer = bearerAuth(db, clock);
   const root = new Router();
   for (const router of [
     healthRoutes({ db, temporal: deps.temporal, environment: config.environment }),
     oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds }),
+    adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),
+    challengeRoutes({ db, workflows, rateLimit: tokenizeLimit }),
     tokenizeRoutes({
       db,
       clock,
@@ -90,7 +94,37 @@ export function createApp(deps: AppDeps): Koa {
       vaultKeys: config.vaultKeys,
       rateLimit: tokenizeLimit,
     }),
-    authenticated,
+    widgetScriptRoutes({ bundle: widgetBundle(config.widget.apiBase) }),
+    widgetRoutes({ db, clock, siteRateLimit: widgetSiteLimit, senseKeyRateLimit: senseKeyLimit }),
+    // Bearer-authenticated resources, each with the scope it needs (docs/authentication.md).
+    guardRoutes(
+      apiKeyRoutes({ db, clock, environment: config.environment, rotationGraceMs: config.auth.rotationGraceMs }),
+      bearer,
+      requireScope('api_keys'),
+    ),
+    guardRoutes(merchantRoutes({ db, clock }), bearer, requireScope('settings')),
+    guardRoutes(siteWidgetRoutes({ db, clock, widgetUrl: config.widget.url }), bearer, requireScope('settings')),
+    guardRoutes(webhookRoutes({ db, clock, vaultKeys: config.vaultKeys }), bearer, requireScope('webhooks')),
+    guardRoutes(
+      eventRoutes({ db, client: deps.temporalClient, taskQueue: config.temporal.taskQueue }),
+      bearer,
+      requireScope('webhooks'),
+    ),
+    guardRoutes(applicationRoutes({ db, clock, environment: config.environment }), bearer),
+    guardRoutes(outcomeRoutes({ db, rateLimit: paymentsLimit }), bearer, requireScope('payments')),
+    guardRoutes(
+      orderRoutes({
+        db,
+        clock,
+        logger: deps.logger,
+        environment: config.environment,
+        vaultKeys: config.vaultKeys,
+        workflows,
+        rateLimit: paymentsLimit,
+      }),
+      bearer,
+      requireScope('payments'),
+    ),
   ]) {
     root.use(router.routes());
   }

@@ -4,12 +4,19 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { orderWorkflowId } from '../db/repositories/orders';
 import type { EvaluateInput, EvaluateResult } from '../domain/orders/contracts';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
-import { type cancelUpdate, type captureUpdate, evaluateUpdate, orderWorkflow, type refundUpdate } from '../workflows';
+import {
+  type cancelUpdate,
+  type captureUpdate,
+  type challengeUpdate,
+  evaluateUpdate,
+  orderWorkflow,
+  type refundUpdate,
+} from '../workflows';
 
 /** The order's workflow has closed (or never existed): the caller answers from the read model. */
 export const CLOSED = Symbol('closed');
 
-type Command = typeof captureUpdate | typeof cancelUpdate | typeof refundUpdate;
+type Command = typeof captureUpdate | typeof cancelUpdate | typeof refundUpdate | typeof challengeUpdate;
 
 /**
  * How the API reaches the order workflows (and nothing else does): Update-With-Start for

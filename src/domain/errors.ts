@@ -59,6 +59,18 @@ export const ERROR_CATALOGUE = {
     message: 'The sandbox accepts only the whitelisted test cards (docs/sandbox.md).',
     retry: 'after-fix',
   },
+  webhook_url_not_https: {
+    id: '400040',
+    status: 400,
+    message: 'Webhook endpoints must be https:// URLs.',
+    retry: 'after-fix',
+  },
+  unknown_event_name: {
+    id: '400041',
+    status: 400,
+    message: 'Unknown event name; see docs/webhooks.md for the event list, or use "*".',
+    retry: 'after-fix',
+  },
   invalid_client: {
     id: '401001',
     status: 401,
@@ -83,6 +95,12 @@ export const ERROR_CATALOGUE = {
     message: 'A valid tokenization key is required in the x-tokenization-key header.',
     retry: 'after-fix',
   },
+  invalid_admin_token: {
+    id: '401010',
+    status: 401,
+    message: 'This operator endpoint needs the admin credential (authorization: Bearer <ADMIN_API_TOKEN>).',
+    retry: 'after-fix',
+  },
   merchant_forbidden: {
     id: '403001',
     status: 403,
@@ -101,6 +119,12 @@ export const ERROR_CATALOGUE = {
     message: 'transactionType AUTHORIZATION needs the authorize capability on the merchant account.',
     retry: 'no',
   },
+  widget_origin_forbidden: {
+    id: '403010',
+    status: 403,
+    message: "The page's origin is not one of this site's allowed origins.",
+    retry: 'no',
+  },
   route_not_found: { id: '404001', status: 404, message: 'No resource exists at this path.', retry: 'no' },
   api_key_not_found: {
     id: '404002',
@@ -109,6 +133,25 @@ export const ERROR_CATALOGUE = {
     retry: 'no',
   },
   order_not_found: { id: '404003', status: 404, message: 'The specified order could not be located.', retry: 'no' },
+  site_not_found: {
+    id: '404010',
+    status: 404,
+    message: 'No site with this siteId belongs to this merchant (MID).',
+    retry: 'no',
+  },
+  webhook_endpoint_not_found: {
+    id: '404020',
+    status: 404,
+    message: 'The specified webhook endpoint could not be located.',
+    retry: 'no',
+  },
+  event_not_found: { id: '404021', status: 404, message: 'The specified event could not be located.', retry: 'no' },
+  application_not_found: {
+    id: '404022',
+    status: 404,
+    message: 'The specified application could not be located.',
+    retry: 'no',
+  },
   method_not_allowed: {
     id: '405001',
     status: 405,
@@ -116,6 +159,12 @@ export const ERROR_CATALOGUE = {
     retry: 'no',
   },
   payload_too_large: { id: '413001', status: 413, message: 'The request body is too large.', retry: 'after-fix' },
+  widget_payload_too_large: {
+    id: '413010',
+    status: 413,
+    message: 'The widget signals batch is over 16 KB.',
+    retry: 'after-fix',
+  },
   unsupported_media_type: {
     id: '415001',
     status: 415,
@@ -126,6 +175,12 @@ export const ERROR_CATALOGUE = {
     id: '429001',
     status: 429,
     message: 'Too many requests for this merchant. Retry after the Retry-After period.',
+    retry: 'retry-after',
+  },
+  widget_rate_limited: {
+    id: '429010',
+    status: 429,
+    message: 'Too many widget requests for this site or senseKey. Retry after the Retry-After period.',
     retry: 'retry-after',
   },
   api_key_revoked: {
@@ -174,6 +229,24 @@ export const ERROR_CATALOGUE = {
     id: '409008',
     status: 409,
     message: 'The capture amount exceeds the authorized amount.',
+    retry: 'no',
+  },
+  application_transition_not_allowed: {
+    id: '409020',
+    status: 409,
+    message: 'The application cannot make this transition from its current status.',
+    retry: 'no',
+  },
+  order_not_in_challenge: {
+    id: '409021',
+    status: 409,
+    message: 'The order is not waiting for a cardholder challenge.',
+    retry: 'no',
+  },
+  chargeback_not_reversible: {
+    id: '409022',
+    status: 409,
+    message: 'Only a received chargeback can be reversed.',
     retry: 'no',
   },
   internal_error: {

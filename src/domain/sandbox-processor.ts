@@ -8,7 +8,7 @@ import type { ChargeInput, ChargeResult } from './orders/contracts';
  */
 export function simulateCharge(
   pan: string,
-  input: Pick<ChargeInput, 'attempt' | 'flow'>,
+  input: Pick<ChargeInput, 'attempt' | 'flow' | 'challengeCompleted'>,
   environment: string,
 ): Exclude<ChargeResult, { result: 'approved' }> | { result: 'approved' } {
   if (environment !== 'sandbox') return { result: 'unavailable' };
@@ -18,7 +18,9 @@ export function simulateCharge(
     case '4000000000000002':
       return { result: 'hard_decline', code: '43' }; // stolen card: never retried
     case '4000000000003220':
-      return input.flow === 'CIT' ? { result: 'challenge_required' } : { result: 'approved' };
+      return input.flow === 'CIT' && !input.challengeCompleted
+        ? { result: 'challenge_required' }
+        : { result: 'approved' };
     case '4000000000000341':
       return input.attempt >= 3 ? { result: 'approved' } : { result: 'soft_decline', code: '05' };
     case '4000000000009995':

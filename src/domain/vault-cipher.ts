@@ -33,27 +33,36 @@ export function parseVaultKeys(spec: string): VaultKey[] {
   return keys;
 }
 
-function aad(merchantId: string, token: string): Buffer {
-  return Buffer.from(`${merchantId}:${token}`, 'utf8');
+function cardContext(merchantId: string, token: string): string {
+  return `${merchantId}:${token}`;
 }
 
-export function sealCard(pan: string, merchantId: string, token: string, keys: VaultKey[]): SealedCard {
+/** Encrypts any secret value, bound to `context` (associated data: it must match to decrypt). */
+export function sealValue(plaintext: string, context: string, keys: VaultKey[]): SealedCard {
   const [active] = keys;
   if (!active) throw new Error('no vault key');
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', active.key, iv);
-  cipher.setAAD(aad(merchantId, token));
-  const ciphertext = Buffer.concat([cipher.update(pan, 'utf8'), cipher.final()]);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return { keyId: active.id, iv, ciphertext, authTag: cipher.getAuthTag() };
 }
 
-export function openCard(sealed: SealedCard, merchantId: string, token: string, keys: VaultKey[]): string {
+export function openValue(sealed: SealedCard, context: string, keys: VaultKey[]): string {
   const key = keys.find((k) => k.id === sealed.keyId);
   if (!key) throw new Error(`vault key ${sealed.keyId} is not configured`);
   const decipher = createDecipheriv('aes-256-gcm', key.key, sealed.iv);
-  decipher.setAAD(aad(merchantId, token));
+  decipher.setAAD(Buffer.from(context, 'utf8'));
   decipher.setAuthTag(sealed.authTag);
   return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
+}
+
+export function sealCard(pan: string, merchantId: string, token: string, keys: VaultKey[]): SealedCard {
+  return sealValue(pan, cardContext(merchantId, token), keys);
+}
+
+export function openCard(sealed: SealedCard, merchantId: string, token: string, keys: VaultKey[]): string {
+  return openValue(sealed, cardContext(merchantId, token), keys);
 }
 
 /**

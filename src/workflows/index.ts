@@ -3,9 +3,11 @@
 export {
   cancelUpdate,
   captureUpdate,
+  challengeUpdate,
   evaluateUpdate,
   orderStateQuery,
   orderWorkflow,
   refundUpdate,
 } from './order';
 export { type RescueWindowInput, rescueWindowWorkflow } from './rescue-window';
+export { type WebhookDeliveryInput, webhookDeliveryWorkflow } from './webhook-delivery';

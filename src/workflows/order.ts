@@ -4,6 +4,8 @@ import type {
   CancelInput,
   CancelResult,
   CaptureResult,
+  ChallengeReport,
+  ChallengeResult,
   ChargeResult,
   EvaluateInput,
   EvaluateResult,
@@ -30,6 +32,7 @@ export const evaluateUpdate = wf.defineUpdate<EvaluateResult, [EvaluateInput]>('
 export const captureUpdate = wf.defineUpdate<CaptureResult, [{ amount: number | null }]>('capture');
 export const cancelUpdate = wf.defineUpdate<CancelResult, [CancelInput]>('cancel');
 export const refundUpdate = wf.defineUpdate<RefundResult, [RefundInput]>('refund');
+export const challengeUpdate = wf.defineUpdate<ChallengeResult, [{ result: ChallengeReport }]>('challenge');
 export const orderStateQuery = wf.defineQuery<OrderState | null>('state');
 
 /** How long a completed order stays open for refunds (then refund answers 409). */
@@ -112,7 +115,11 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
     return { kind: 'answer', orderId: s.orderId, orderSessionKey: s.orderSessionKey, outcome, status: s.status };
   }
 
-  async function charge(mode: 'sale' | 'authorize', api: typeof bounded): Promise<ChargeResult> {
+  async function charge(
+    mode: 'sale' | 'authorize',
+    api: typeof bounded,
+    challengeCompleted = false,
+  ): Promise<ChargeResult> {
     const s = current();
     s.serviceAttempts += 1;
     try {
@@ -125,6 +132,7 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
         flow: s.flow,
         attempt: s.serviceAttempts,
         threeDSecure: evaluation?.threeDSecure ?? null,
+        challengeCompleted,
       });
     } catch {
       return { result: 'unavailable' };
@@ -166,8 +174,7 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
     await commit(
       {
         status: 'Completed',
-        outcome:
-          s.outcome === 'SUBMITTED' || s.outcome === 'CAPTUREREQUIRED' || s.outcome === null ? 'APPROVED' : s.outcome,
+        outcome: 'APPROVED',
         authorizationId,
         authorizedAmount: Math.max(s.authorizedAmount, captured),
         capturedAmount: captured,
@@ -414,6 +421,34 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
         status: current().status,
         replayed: false,
       };
+    }),
+  );
+
+  // ---- challenge: the challenge component reports what the cardholder did
+  let challengeAttempts = 0;
+  wf.setHandler(challengeUpdate, ({ result }) =>
+    exclusive(async (): Promise<ChallengeResult> => {
+      const s = current();
+      if (s.status !== 'Onhold') return { kind: 'refused', reason: 'not_in_challenge', status: s.status };
+      const at = iso(now());
+      if (result === 'attempted') {
+        challengeAttempts += 1;
+        await commit({}, 'challenge attempted', [
+          { name: 'challenge.attempted', data: { Attempt: challengeAttempts, AttemptedAt: at } },
+        ]);
+      } else if (result === 'failed') {
+        await commit({ status: 'Declined', outcome: 'DECLINED' }, 'challenge failed', [
+          { name: 'challenge.failed', data: { FailedAt: at } },
+        ]);
+      } else {
+        await commit({}, 'challenge passed', [{ name: 'challenge.passed', data: { PassedAt: at } }]);
+        const mode = s.transactionType === 'AUTHORIZATION' ? 'authorize' : 'sale';
+        const charged = await charge(mode, bounded, true);
+        if (charged.result === 'approved') await approved(charged.authorizationId, 'approved after the challenge');
+        else
+          await commit({ status: 'Declined', outcome: 'DECLINED' }, `processor ${charged.result} after the challenge`);
+      }
+      return { kind: 'recorded', status: current().status, outcome: current().outcome };
     }),
   );
 

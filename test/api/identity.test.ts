@@ -282,6 +282,17 @@ describe('identity and access through the real API', () => {
       const res = await api('GET', `/v1/api-keys?mid=${partner.mid}`, { token });
       expect(res.status).toBe(403);
       expect(res.body.error.id).toBe('403002');
+      // Each scope guards its own resources only: the payments key reaches order lookup (404, not 403).
+      const lookup = await api('GET', `/v1/orders/${'6f1c2b9e-8d1a-4c55-9a43-2f5d9e0b7c11'}`, { token });
+      expect([lookup.status, lookup.body.error.id]).toEqual([404, '404003']);
+      const settingsOnly = await seedKey(stack.db, partner, ['settings']);
+      remember(settingsOnly.clientSecret);
+      const settingsToken = remember(await accessToken(stack.baseUrl, settingsOnly));
+      expect((await api('GET', `/v1/merchants/${partner.mid}/settings`, { token: settingsToken })).status).toBe(200);
+      expect(
+        (await api('GET', `/v1/orders/${'6f1c2b9e-8d1a-4c55-9a43-2f5d9e0b7c11'}`, { token: settingsToken })).body.error
+          .id,
+      ).toBe('403002');
 
       const keysOnly = await seedKey(stack.db, partner, ['api_keys']);
       remember(keysOnly.clientSecret);

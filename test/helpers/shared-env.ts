@@ -9,6 +9,8 @@ export const SHARED = {
   workflowBundle: 'TEST_WORKFLOW_BUNDLE',
   testServerPath: 'TEST_TEMPORAL_TEST_SERVER',
   logDir: 'TEST_LOG_DIR',
+  tlsCert: 'TEST_TLS_CERT',
+  tlsKey: 'TEST_TLS_KEY',
 } as const;
 
 export function shared(name: keyof typeof SHARED): string {

@@ -7,6 +7,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { closeServer, listen } from '../../src/api/server';
 import { type Config, loadConfig } from '../../src/config';
 import type { Db } from '../../src/db/knex';
+import { startOutboxRelay } from '../../src/outbox-relay';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { createWorker } from '../../src/worker';
 import { ManualClock } from './clock';
@@ -56,17 +57,16 @@ export async function startTestStack(
     const nativeConnection = await NativeConnection.connect({ address });
     const worker: Worker = await createWorker({
       connection: nativeConnection,
-      namespace: 'default',
-      taskQueue,
+      config,
       db: database.db,
       logger: logs.logger,
-      vaultKeys: config.vaultKeys,
-      environment: config.environment,
       workflowBundle: sharedWorkflowBundle(),
     });
     const running = worker.run();
+    const relay = startOutboxRelay({ db: database.db, client, taskQueue, logger: logs.logger, intervalMs: 100 });
     return {
       stop: async () => {
+        await relay.stop();
         worker.shutdown();
         await running;
         await nativeConnection.close();

@@ -1,4 +1,6 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config';
 
 describe('configuration', () => {
   it('has working defaults: sandbox, port 3000, embedded Postgres and dev server', () => {
@@ -63,5 +65,13 @@ describe('configuration', () => {
     const config = loadConfig({ DATABASE_URL: '', TEMPORAL_ADDRESS: ' ' });
     expect(config.database.url).toBeUndefined();
     expect(config.temporal.address).toBeUndefined();
+  });
+});
+
+describe('README configuration table', () => {
+  it('documents every variable the configuration reads', () => {
+    const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+    const documented = new Set([...readme.matchAll(/^\|\s*`([A-Z0-9_]+)`/gm)].map((m) => m[1]));
+    expect(CONFIG_VARIABLES.filter((v) => !documented.has(v))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../src/activities';
+import { activitiesFor } from '../../src/activities';
 import { loadConfig } from '../../src/config';
 import type { EvaluateInput } from '../../src/domain/orders/contracts';
 import { cancelUpdate, captureUpdate, evaluateUpdate, refundUpdate } from '../../src/workflows';
@@ -43,12 +43,7 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: sharedWorkflowBundle(),
-      activities: createActivities({
-        db: database.db,
-        logger: capturedLogger().logger,
-        vaultKeys: config.vaultKeys,
-        environment: 'sandbox',
-      }),
+      activities: activitiesFor(config, database.db, capturedLogger().logger),
     });
     running = worker.run();
   });

@@ -9,10 +9,12 @@ export const MAX_JSON_BODY = '256kb';
  * Request bodies are JSON. A POST or PUT that carries a body of another type gets 415; an
  * unparsable body gets 400; a body over MAX_JSON_BODY gets 413. A POST with no body at all
  * (cancel, for example) is fine and reads as {}. `formPaths` also take form encoding (the OAuth2
- * token endpoint, as RFC 6749 requires).
+ * token endpoint, as RFC 6749 requires). `ownParserPaths` are left to their routes, which parse
+ * their own bodies (the widget's signals arrive as text/plain from sendBeacon, with a smaller cap).
  */
-export function jsonBody(options: { formPaths?: string[] } = {}): Middleware {
+export function jsonBody(options: { formPaths?: string[]; ownParserPaths?: RegExp } = {}): Middleware {
   const formPaths = new Set(options.formPaths ?? []);
+  const ownParserPaths = options.ownParserPaths;
   const parse = bodyParser({
     enableTypes: ['json', 'form'],
     formLimit: MAX_JSON_BODY,
@@ -24,7 +26,7 @@ export function jsonBody(options: { formPaths?: string[] } = {}): Middleware {
     },
   });
   return async (ctx, next) => {
-    if (!WITH_BODY.has(ctx.method)) return next();
+    if (!WITH_BODY.has(ctx.method) || ownParserPaths?.test(ctx.path)) return next();
     if (!ctx.request.length && !ctx.get('transfer-encoding')) {
       ctx.request.body = {};
       return next();

@@ -15,7 +15,7 @@ import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { type Principal, SCOPES } from '../../domain/scopes';
 import { canManageApiKey, merchantInReach } from '../access';
-import { principalOf, requireScope } from '../middleware/authenticate';
+import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
 const scopes = z
@@ -50,7 +50,6 @@ function noEscalation(principal: Principal, requested: readonly string[]): void 
  */
 export function apiKeyRoutes(deps: { db: Db; clock: Clock; environment: string; rotationGraceMs: number }): Router {
   const router = new Router();
-  router.use(requireScope('api_keys'));
 
   async function visibleKey(principal: Principal, id: string): Promise<ApiKeyRow> {
     const key = idParam.safeParse(id).success ? await findApiKey(deps.db, id) : undefined;

@@ -6,7 +6,7 @@ import { createSite, listSites, siteView } from '../../db/repositories/sites';
 import type { Clock } from '../../domain/clock';
 import { merchantSettingsUpdate } from '../../domain/merchant-settings';
 import { merchantInReach } from '../access';
-import { principalOf, requireScope } from '../middleware/authenticate';
+import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
 const midParam = z.uuid();
@@ -36,7 +36,6 @@ const siteBody = z.object({
  */
 export function merchantRoutes(deps: { db: Db; clock: Clock }): Router {
   const router = new Router();
-  router.use(requireScope('settings'));
 
   const reach = async (ctx: { state: object; params: Record<string, string | undefined> }) => {
     const mid = parseInput(midParam, ctx.params.mid, 'mid');

@@ -54,9 +54,10 @@ const REFUSALS: Record<CommandRefusal['reason'], ConstructorParameters<typeof Ap
   not_refundable: 'order_not_refundable',
   refund_exceeds_captured: 'refund_exceeds_captured',
   capture_exceeds_authorized: 'capture_exceeds_authorized',
+  not_in_challenge: 'order_not_in_challenge',
 };
 
-function refusal(reason: CommandRefusal['reason'], status: OrderStatusName): ApiError {
+export function refusal(reason: CommandRefusal['reason'], status: OrderStatusName): ApiError {
   return new ApiError(REFUSALS[reason], { extra: { orderStatus: ORDER_STATUS[status], orderStatusName: status } });
 }
 

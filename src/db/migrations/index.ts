@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import * as identities from './20261121000000_identities';
 import * as accessSettingsVault from './20261121010000_access_settings_vault';
 import * as orders from './20261121020000_orders';
+import * as widget from './20261121030000_widget';
+import * as webhooks from './20261121040000_webhooks';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -11,4 +13,6 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261121000000_identities', migration: identities },
   { name: '20261121010000_access_settings_vault', migration: accessSettingsVault },
   { name: '20261121020000_orders', migration: orders },
+  { name: '20261121030000_widget', migration: widget },
+  { name: '20261121040000_webhooks', migration: webhooks },
 ];

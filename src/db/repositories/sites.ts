@@ -31,3 +31,8 @@ export async function createSite(
     .returning('*');
   return row as SiteRow;
 }
+
+/** The site only when it belongs to that merchant: the widget's MID and siteId must go together. */
+export async function findMerchantSite(db: Db, merchantId: string, siteId: string): Promise<SiteRow | undefined> {
+  return db<SiteRow>('sites').where({ id: siteId, merchant_id: merchantId }).first();
+}

@@ -46,6 +46,7 @@ export type CommandRefusal = {
   kind: 'refused';
   reason:
     | 'not_capturable'
+    | 'not_in_challenge'
     | 'not_cancellable'
     | 'not_refundable'
     | 'refund_exceeds_captured'
@@ -59,6 +60,9 @@ export interface CancelInput {
   via: 'cancel' | 'external-cancel';
 }
 export type CancelResult = { kind: 'cancelled'; status: 'Cancelled' } | CommandRefusal;
+
+export type ChallengeReport = 'attempted' | 'passed' | 'failed';
+export type ChallengeResult = { kind: 'recorded'; status: OrderStatusName; outcome: Outcome | null } | CommandRefusal;
 
 export interface RefundInput {
   /** Minor units; null means "the whole captured amount not yet refunded" (a full refund). */
@@ -165,6 +169,8 @@ export interface ChargeInput {
   /** 1 for the first charge the service makes for this order, 2 for its first retry, ... */
   attempt: number;
   threeDSecure: Record<string, unknown> | null;
+  /** The cardholder passed the challenge (the network then authenticates the charge). */
+  challengeCompleted?: boolean;
 }
 
 export type ChargeResult =

@@ -8,7 +8,10 @@ export type OrderEventName =
   | 'order.expired'
   | 'order.capturerequired'
   | 'order.refunded'
-  | 'challenge.presented';
+  | 'challenge.presented'
+  | 'challenge.attempted'
+  | 'challenge.passed'
+  | 'challenge.failed';
 
 export interface RefundedEventData {
   Timestamp: string;

@@ -1,0 +1,31 @@
+import { bodyParser } from '@koa/bodyparser';
+import type { Middleware } from 'koa';
+import { ApiError } from '../../domain/errors';
+import { WIDGET_LIMITS } from '../../domain/widget-signals';
+
+/**
+ * The body of the widget's signals: JSON, sent as text/plain (what navigator.sendBeacon sends for
+ * a string, with no CORS preflight) or as application/json. At most WIDGET_LIMITS.maxBodyBytes
+ * (413010); unparsable JSON is 400001; any other content type 415001. Nothing is read past the cap.
+ */
+export function widgetBody(): Middleware {
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    // Both listed: the parser merges this list over its defaults index by index.
+    extendTypes: { json: ['application/json', 'text/plain'] },
+    jsonLimit: WIDGET_LIMITS.maxBodyBytes,
+    jsonStrict: true,
+    onError: (err) => {
+      const status = (err as { status?: number }).status;
+      throw new ApiError(status === 413 ? 'widget_payload_too_large' : 'malformed_json');
+    },
+  });
+  return async (ctx, next) => {
+    if (!ctx.request.length && !ctx.get('transfer-encoding')) {
+      ctx.request.body = {};
+      return next();
+    }
+    if (!ctx.is('application/json', 'text/plain')) throw new ApiError('unsupported_media_type');
+    return parse(ctx, next);
+  };
+}

@@ -1,0 +1,131 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Db } from '../../db/knex';
+import { deliveryLog } from '../../db/repositories/webhook-deliveries';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  type EndpointRow,
+  endpointView,
+  findEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+  updateEndpoint,
+} from '../../db/repositories/webhook-endpoints';
+import type { Clock } from '../../domain/clock';
+import { ApiError } from '../../domain/errors';
+import type { Principal } from '../../domain/scopes';
+import type { VaultKey } from '../../domain/vault-cipher';
+import { isEventName } from '../../domain/webhooks/event-names';
+import { principalOf } from '../middleware/authenticate';
+import { parseInput } from '../validation';
+
+const url = z
+  .string()
+  .max(2048)
+  .refine((v) => URL.canParse(v), 'must be an absolute URL')
+  .superRefine((v, ctx) => {
+    if (URL.canParse(v) && new URL(v).protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'https-only' });
+  });
+const events = z.array(z.string().max(64)).min(1).max(50);
+const createBody = z.object({ url, events, description: z.string().max(500).nullish() });
+const updateBody = z
+  .object({ url, events, description: z.string().max(500).nullable(), enabled: z.boolean() })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'name at least one of url, events, description, enabled');
+
+/** The owner of a credential's endpoints: its merchant, or (partner key) the partner itself. */
+export function endpointOwner(principal: Principal) {
+  return { partnerId: principal.partnerId, merchantId: principal.merchantId };
+}
+
+/** Validates the body; http URLs and unknown event names get their own identifiers. */
+function parseEndpointBody<T extends { url?: string; events?: string[] }>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (!result.success && result.error.issues.some((i) => i.path[0] === 'url' && i.message === 'https-only')) {
+    throw new ApiError('webhook_url_not_https', { field: 'url' });
+  }
+  const input = parseInput(schema, body);
+  const unknown = (input.events ?? []).filter((e) => e !== '*' && !isEventName(e));
+  if (unknown.length)
+    throw new ApiError('unknown_event_name', {
+      field: 'events',
+      message: `Unknown event name(s): ${unknown.join(', ')}.`,
+    });
+  return input;
+}
+
+/**
+ * Webhook endpoints (the spec's Developers > Webhooks > Create), their signing secrets and their
+ * delivery logs (docs/webhooks.md). Scope `webhooks`; each owner sees only its own endpoints.
+ */
+export function webhookRoutes(deps: { db: Db; clock: Clock; vaultKeys: VaultKey[] }): Router {
+  const router = new Router();
+
+  async function owned(ctx: Context): Promise<EndpointRow> {
+    const owner = endpointOwner(principalOf(ctx.state));
+    const id = ctx.params.id as string;
+    const row = z.uuid().safeParse(id).success ? await findEndpoint(deps.db, id) : undefined;
+    if (
+      !row ||
+      row.partner_id !== owner.partnerId ||
+      row.merchant_id !== owner.merchantId ||
+      row.disabled_reason === 'deleted'
+    ) {
+      throw new ApiError('webhook_endpoint_not_found');
+    }
+    return row;
+  }
+
+  router.post('/v1/webhooks', async (ctx) => {
+    const input = parseEndpointBody(createBody, ctx.request.body);
+    const { row, secret } = await createEndpoint(
+      deps.db,
+      {
+        ...endpointOwner(principalOf(ctx.state)),
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+      },
+      deps.vaultKeys,
+    );
+    ctx.status = 201;
+    ctx.set('Location', `/v1/webhooks/${row.id}`);
+    ctx.body = { ...endpointView(row), secret };
+  });
+
+  router.get('/v1/webhooks', async (ctx) => {
+    const rows = await listEndpoints(deps.db, endpointOwner(principalOf(ctx.state)));
+    ctx.body = { data: rows.filter((r) => r.disabled_reason !== 'deleted').map(endpointView) };
+  });
+
+  router.get('/v1/webhooks/:id', async (ctx) => {
+    ctx.body = endpointView(await owned(ctx));
+  });
+
+  router.put('/v1/webhooks/:id', async (ctx) => {
+    const row = await owned(ctx);
+    const change = parseEndpointBody(updateBody, ctx.request.body);
+    ctx.body = endpointView(await updateEndpoint(deps.db, row.id, change, deps.clock.now()));
+  });
+
+  router.delete('/v1/webhooks/:id', async (ctx) => {
+    const row = await owned(ctx);
+    await deleteEndpoint(deps.db, row.id);
+    ctx.body = { id: row.id, deleted: true };
+  });
+
+  router.post('/v1/webhooks/:id/rotate-secret', async (ctx) => {
+    const row = await owned(ctx);
+    const { row: rotated, secret } = await rotateEndpointSecret(deps.db, row.id, deps.vaultKeys, deps.clock.now());
+    ctx.body = { ...endpointView(rotated), secret };
+  });
+
+  router.get('/v1/webhooks/:id/deliveries', async (ctx) => {
+    const row = await owned(ctx);
+    const limit = parseInput(z.coerce.number().int().min(1).max(500).default(100), ctx.query.limit, 'limit');
+    ctx.body = { endpointId: row.id, data: await deliveryLog(deps.db, row.id, limit) };
+  });
+  return router;
+}

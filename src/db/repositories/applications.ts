@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { type ApplicationAction, type ApplicationStatus, transition } from '../../domain/applications';
+import { DEFAULT_MERCHANT_SETTINGS } from '../../domain/merchant-settings';
+import type { Db } from '../knex';
+import { updateMerchantSettings } from './merchants';
+
+export interface ApplicationRow {
+  id: string;
+  partner_id: string;
+  status: ApplicationStatus;
+  business: { legalName: string; contactEmail: string; website?: string; country?: string; siteOrigins?: string[] };
+  merchant_id: string | null;
+  decision_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function applicationView(row: ApplicationRow) {
+  return {
+    id: row.id,
+    pid: row.partner_id,
+    status: row.status,
+    business: row.business,
+    mid: row.merchant_id,
+    decisionReason: row.decision_reason,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function createApplication(
+  db: Db,
+  partnerId: string,
+  business: ApplicationRow['business'],
+): Promise<ApplicationRow> {
+  const [row] = await db<ApplicationRow>('applications')
+    .insert({ partner_id: partnerId, status: 'DRAFT', business } as never)
+    .returning('*');
+  return row as ApplicationRow;
+}
+
+export async function findApplication(db: Db, id: string): Promise<ApplicationRow | undefined> {
+  return db<ApplicationRow>('applications').where({ id }).first();
+}
+
+export async function listApplications(
+  db: Db,
+  partnerId: string,
+  status?: ApplicationStatus,
+): Promise<ApplicationRow[]> {
+  const q = db<ApplicationRow>('applications').where({ partner_id: partnerId }).orderBy('created_at', 'asc');
+  return status ? q.andWhere({ status }) : q;
+}
+
+export type TransitionOutcome = { kind: 'done'; row: ApplicationRow } | { kind: 'refused'; status: ApplicationStatus };
+
+/**
+ * Applies one transition and records its event in the outbox, atomically (the row is locked, so
+ * two concurrent transitions cannot both pass). Conversion creates the merchant, its first site
+ * and its settings.
+ */
+export async function applyTransition(
+  db: Db,
+  id: string,
+  action: ApplicationAction,
+  input: { reason?: string | null; isTestMode: boolean; now: Date },
+): Promise<TransitionOutcome> {
+  return db.transaction(async (trx) => {
+    const row = (await trx('applications').where({ id }).forUpdate().first()) as ApplicationRow;
+    const next = transition(row.status, action);
+    if (!next) return { kind: 'refused', status: row.status };
+    let merchantId = row.merchant_id;
+    if (action === 'convert') {
+      const [merchant] = await trx('merchants')
+        .insert({ partner_id: row.partner_id, name: row.business.legalName })
+        .returning('id');
+      merchantId = merchant.id as string;
+      await trx('sites').insert({
+        merchant_id: merchantId,
+        name: row.business.website ?? row.business.legalName,
+        allowed_origins: row.business.siteOrigins ?? [],
+      });
+      await updateMerchantSettings(
+        trx,
+        merchantId,
+        { ...DEFAULT_MERCHANT_SETTINGS, technicalContactEmail: row.business.contactEmail },
+        input.now,
+      );
+    }
+    const [updated] = (await trx('applications')
+      .where({ id })
+      .update({
+        status: next.to,
+        merchant_id: merchantId,
+        decision_reason: input.reason ?? row.decision_reason,
+        updated_at: input.now,
+      })
+      .returning('*')) as ApplicationRow[];
+    await trx('events').insert({
+      id: randomUUID(),
+      name: next.event,
+      merchant_id: merchantId,
+      partner_id: row.partner_id,
+      data: JSON.stringify({
+        ApplicationId: id,
+        Status: next.to,
+        PreviousStatus: row.status,
+        Mid: merchantId,
+        Reason: input.reason ?? null,
+      }),
+      is_test_mode: input.isTestMode,
+      occurred_at: input.now,
+    });
+    return { kind: 'done', row: updated as ApplicationRow };
+  });
+}

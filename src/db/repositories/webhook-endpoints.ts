@@ -1,0 +1,151 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { openValue, sealValue, type VaultKey } from '../../domain/vault-cipher';
+import type { Db } from '../knex';
+
+export interface EndpointRow {
+  id: string;
+  partner_id: string;
+  merchant_id: string | null;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  secret_key_id: string;
+  secret_iv: Buffer;
+  secret_ciphertext: Buffer;
+  secret_auth_tag: Buffer;
+  failing_since: Date | null;
+  alerted_at: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const context = (id: string) => `webhook-secret:${id}`;
+
+/** A signing secret: Base64 of 32 random bytes (the merchant Base64-decodes it to get the HMAC key). */
+export function newSigningSecret(): string {
+  return randomBytes(32).toString('base64');
+}
+
+function sealed(id: string, secret: string, keys: VaultKey[]) {
+  const s = sealValue(secret, context(id), keys);
+  return { secret_key_id: s.keyId, secret_iv: s.iv, secret_ciphertext: s.ciphertext, secret_auth_tag: s.authTag };
+}
+
+export function signingSecretOf(row: EndpointRow, keys: VaultKey[]): string {
+  return openValue(
+    { keyId: row.secret_key_id, iv: row.secret_iv, ciphertext: row.secret_ciphertext, authTag: row.secret_auth_tag },
+    context(row.id),
+    keys,
+  );
+}
+
+export function endpointView(row: EndpointRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    mid: row.merchant_id,
+    pid: row.partner_id,
+    failingSince: row.failing_since?.toISOString() ?? null,
+    disabledAt: row.disabled_at?.toISOString() ?? null,
+    disabledReason: row.disabled_reason,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function createEndpoint(
+  db: Db,
+  input: { partnerId: string; merchantId: string | null; url: string; events: string[]; description: string | null },
+  keys: VaultKey[],
+): Promise<{ row: EndpointRow; secret: string }> {
+  const id = randomUUID();
+  const secret = newSigningSecret();
+  const [row] = await db<EndpointRow>('webhook_endpoints')
+    .insert({
+      id,
+      partner_id: input.partnerId,
+      merchant_id: input.merchantId,
+      url: input.url,
+      events: input.events,
+      description: input.description,
+      ...sealed(id, secret, keys),
+    } as never)
+    .returning('*');
+  return { row: row as EndpointRow, secret };
+}
+
+export async function rotateEndpointSecret(
+  db: Db,
+  id: string,
+  keys: VaultKey[],
+  now: Date,
+): Promise<{ row: EndpointRow; secret: string }> {
+  const secret = newSigningSecret();
+  const [row] = await db<EndpointRow>('webhook_endpoints')
+    .where({ id })
+    .update({ ...sealed(id, secret, keys), updated_at: now } as never)
+    .returning('*');
+  return { row: row as EndpointRow, secret };
+}
+
+export async function findEndpoint(db: Db, id: string): Promise<EndpointRow | undefined> {
+  return db<EndpointRow>('webhook_endpoints').where({ id }).first();
+}
+
+/** The owner's endpoints: a merchant's, or (merchantId null) the partner's own. */
+export async function listEndpoints(
+  db: Db,
+  owner: { partnerId: string; merchantId: string | null },
+): Promise<EndpointRow[]> {
+  const q = db<EndpointRow>('webhook_endpoints').where({ partner_id: owner.partnerId }).orderBy('created_at', 'asc');
+  return owner.merchantId ? q.andWhere({ merchant_id: owner.merchantId }) : q.whereNull('merchant_id');
+}
+
+export async function updateEndpoint(
+  db: Db,
+  id: string,
+  change: { url?: string; events?: string[]; description?: string | null; enabled?: boolean },
+  now: Date,
+): Promise<EndpointRow> {
+  // Re-enabling starts a clean slate: no failure streak, no earlier alert.
+  const reenable =
+    change.enabled === true ? { disabled_at: null, disabled_reason: null, failing_since: null, alerted_at: null } : {};
+  const [row] = await db<EndpointRow>('webhook_endpoints')
+    .where({ id })
+    .update({ ...change, ...reenable, updated_at: now } as never)
+    .returning('*');
+  return row as EndpointRow;
+}
+
+export async function deleteEndpoint(db: Db, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('webhook_deliveries')
+      .where({ endpoint_id: id, status: 'pending' })
+      .update({ status: 'stopped', next_attempt_at: null });
+    // Deliveries stay as history; the endpoint is disabled for good rather than removed under them.
+    await trx('webhook_endpoints').where({ id }).update({
+      enabled: false,
+      disabled_at: trx.fn.now(),
+      disabled_reason: 'deleted',
+      url: 'https://deleted.invalid/',
+    });
+  });
+}
+
+/** Enabled endpoints of the owner subscribed to `event` (by name or "*"). */
+export async function subscribedEndpoints(
+  db: Db,
+  owner: { partnerId: string; merchantId: string | null },
+  event: string,
+): Promise<EndpointRow[]> {
+  const q = db<EndpointRow>('webhook_endpoints')
+    .where({ partner_id: owner.partnerId, enabled: true })
+    .andWhere((w) => w.whereRaw('? = any(events)', [event]).orWhereRaw("'*' = any(events)"));
+  return owner.merchantId ? q.andWhere({ merchant_id: owner.merchantId }) : q.whereNull('merchant_id');
+}

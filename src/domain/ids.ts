@@ -1,0 +1,13 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A UUID derived from its parts (RFC 9562 version 8, "custom"): the same parts always give the
+ * same id, so a retried fan-out creates the same delivery rather than a second one.
+ */
+export function derivedUuid(...parts: string[]): string {
+  const hex = createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32).split('');
+  hex[12] = '8';
+  hex[16] = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

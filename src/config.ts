@@ -199,3 +199,16 @@ function widgetSettings(url: string | undefined, publicBaseUrl: string, rateLimi
   const sameOrigin = new URL(widgetUrl).origin === new URL(publicBaseUrl).origin;
   return { url: widgetUrl, apiBase: sameOrigin ? null : publicBaseUrl.replace(/\/$/, ''), rateLimit };
 }
+
+/** For process entries: the configuration, or a message naming every bad variable and exit 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -7,7 +7,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { type ActivityConfig, activitiesFor } from './activities';
-import { type Config, ConfigError, loadConfig } from './config';
+import { type Config, loadConfigOrExit } from './config';
 import { createDb, type Db } from './db/knex';
 import { createLogger, type Logger } from './logger';
 import { startOutboxRelay } from './outbox-relay';
@@ -58,16 +58,7 @@ async function registerSearchAttributes(address: string, namespace: string): Pro
 
 /** Standalone worker process (Docker, production): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, name: 'worker' });
   if (!config.database.url || !config.temporal.address) {
     logger.fatal('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');

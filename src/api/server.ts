@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { type Config, ConfigError, loadConfig } from '../config';
+import { loadConfigOrExit } from '../config';
 import { createDb } from '../db/knex';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
@@ -31,16 +31,7 @@ export async function closeServer(server: Server): Promise<void> {
  * the migrations, then serves. `npm start` runs the whole stack instead (scripts/start.ts).
  */
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, name: 'api' });
   if (!config.database.url || !config.temporal.address) {
     logger.fatal('the API process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');

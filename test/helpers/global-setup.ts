@@ -2,6 +2,7 @@ import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { createLocalTls } from '../../scripts/tools/local-tls';
 import { ensureTemporalCli } from '../../scripts/tools/temporal-cli';
 import { startTemporalDevServer } from '../../scripts/tools/temporal-dev-server';
 import { ensureTemporalTestServer } from '../../scripts/tools/temporal-test-server';
@@ -72,9 +73,9 @@ export default async function globalSetup(): Promise<void> {
   process.env[SHARED.temporalAddress] = temporal.address;
   process.env[SHARED.workflowBundle] = bundlePath;
   process.env[SHARED.logDir] = await mkdtemp(path.join(workDir, 'logs-'));
-  // `npm test` (scripts/run-tests.ts) provides the certificate before jest starts; a bare
+  // `npm test` (scripts/with-local-tls.ts) provides the certificate before jest starts; a bare
   // `npx jest` gets one here, trusted only by worker processes started after this point.
-  if (!process.env[SHARED.tlsCert]) await trustLocalTls(workDir);
+  if (!process.env[SHARED.tlsCert]) await trustLocalTls();
   (globalThis as Record<string, unknown>).__prsTeardown = async () => {
     await temporal.stop();
     await pg.stop();
@@ -98,28 +99,9 @@ const quietBundlerLogger = {
  * merchants' webhook receivers). Trusted the Node way: NODE_EXTRA_CA_CERTS is read when a process
  * starts, and jest's workers start after this.
  */
-async function trustLocalTls(workDir: string): Promise<void> {
-  const { generate } = await import('selfsigned');
-  const tls = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 2 * 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  });
-  const certFile = path.join(workDir, 'tls-cert.pem');
-  const keyFile = path.join(workDir, 'tls-key.pem');
-  await writeFile(certFile, tls.cert);
-  await writeFile(keyFile, tls.private, { mode: 0o600 });
-  process.env[SHARED.tlsCert] = certFile;
-  process.env[SHARED.tlsKey] = keyFile;
-  process.env.NODE_EXTRA_CA_CERTS = certFile;
+async function trustLocalTls(): Promise<void> {
+  const { cert, key } = await createLocalTls();
+  process.env[SHARED.tlsCert] = cert;
+  process.env[SHARED.tlsKey] = key;
+  process.env.NODE_EXTRA_CA_CERTS = cert;
 }

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
+import { closeServer, listen } from '../../src/api/server';
+import { loadConfig } from '../../src/config';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { createDb, type Db } from '../../src/db/knex';
+import { migrateToLatest } from '../../src/db/migrate';
+import { createApiKey } from '../../src/db/repositories/api-keys';
+import { SCOPES } from '../../src/domain/scopes';
+import { generateSecret, hashSecret } from '../../src/domain/secrets';
+import { createLogger } from '../../src/logger';
+import { startOutboxRelay } from '../../src/outbox-relay';
+import { connectTemporalClient } from '../../src/temporal/connect';
+import { registerSearchAttributes } from '../../src/temporal/search-attributes';
+import { createWorker, installTemporalLogging } from '../../src/worker';
+import { ensureTemporalCli } from '../tools/temporal-cli';
+import { startTemporalDevServer } from '../tools/temporal-dev-server';
+
+/**
+ * What every benchmark shares: a throw-away local stack (embedded Postgres with durable settings,
+ * in-memory Temporal dev server, one worker with the outbox relay, the API), all on 127.0.0.1;
+ * seeding; and an orderly stop of everything it started, on failure and on Ctrl-C too.
+ */
+
+export const HOST = '127.0.0.1';
+export const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+
+const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+const interruptHooks: Array<() => void> = [];
+
+/** Something to stop when the benchmark ends, in reverse order of registration. */
+export function registerStop(name: string, stop: () => Promise<unknown>): void {
+  stops.push({ name, stop });
+}
+
+/** Called on the first Ctrl-C (for example to stop a load run at once). */
+export function onInterrupt(hook: () => void): void {
+  interruptHooks.push(hook);
+}
+
+export function machineLine(): string {
+  return `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+export interface LocalStack {
+  config: ReturnType<typeof loadConfig>;
+  apiUrl: string;
+  apiDb: Db;
+  pgUrl: string;
+  logger: ReturnType<typeof createLogger>;
+}
+
+export async function startLocalStack(): Promise<LocalStack> {
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'prs-bench-'));
+  stops.push({ name: 'temp directory', stop: () => rm(workDir, { recursive: true, force: true }) });
+  await chmod(workDir, 0o755); // as root, Postgres runs as the postgres user and must reach its cluster
+
+  const config = loadConfig({
+    FC_ENVIRONMENT: 'sandbox',
+    HOST,
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX,
+    TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
+    // The benchmark measures the service, not the per-merchant limiter: the schema's maximum.
+    RATE_LIMIT_BURST: '100000',
+    RATE_LIMIT_PER_SECOND: '100000',
+  });
+  const logger = createLogger({ level: config.logLevel, name: 'bench' });
+
+  say('starting embedded Postgres and the Temporal dev server');
+  // allSettled, not all: when one fails, the other must be registered for stopping before we unwind.
+  const [pgStarted, temporalStarted] = await Promise.allSettled([
+    (async () => {
+      const directory = path.join(workDir, 'postgres');
+      const pg = await startEmbeddedPostgres({
+        directory,
+        port: await freePort(),
+        database: 'payment_rescue',
+        unsafeFast: false, // fsync and synchronous commit on: the numbers include real commits
+      });
+      // Ctrl-C reaches Postgres too, and embedded-postgres's stop() waits forever for the exit of
+      // a server that has already gone: Postgres removes postmaster.pid once it is down.
+      const running = () => existsSync(path.join(directory, 'cluster', 'postmaster.pid'));
+      stops.push({ name: 'embedded Postgres', stop: async () => (running() ? pg.stop() : undefined) });
+      return pg;
+    })(),
+    (async () => {
+      const cliPath = await ensureTemporalCli();
+      if (!cliPath) throw new Error('no Temporal CLI (run `npm run tools` or set TEMPORAL_CLI_PATH)');
+      const server = await startTemporalDevServer({
+        cliPath,
+        port: await freePort(),
+        namespace: config.temporal.namespace,
+        logFile: path.join(workDir, 'temporal.log'),
+      });
+      stops.push({ name: 'Temporal dev server', stop: () => server.stop() });
+      return server;
+    })(),
+  ]);
+  if (pgStarted.status === 'rejected') throw pgStarted.reason;
+  if (temporalStarted.status === 'rejected') throw temporalStarted.reason;
+  const [pg, temporal] = [pgStarted.value, temporalStarted.value];
+  checkInterrupted();
+
+  // Two pools, as in production where the API and the worker are separate processes.
+  const apiDb = createDb(pg.url, config.database.poolMax, logger);
+  const workerDb = createDb(pg.url, config.database.poolMax, logger);
+  stops.push({ name: 'database pools', stop: () => Promise.all([apiDb.destroy(), workerDb.destroy()]) });
+  await migrateToLatest(apiDb);
+
+  const { connection, client } = await connectTemporalClient(temporal.address, config.temporal.namespace);
+  stops.push({ name: 'Temporal client', stop: () => connection.close() });
+  await registerSearchAttributes(connection, config.temporal.namespace);
+
+  say('worker: bundling workflows and starting');
+  installTemporalLogging(logger);
+  const nativeConnection = await NativeConnection.connect({ address: temporal.address });
+  const worker: Worker = await createWorker({
+    connection: nativeConnection,
+    config: { ...config, environment: 'sandbox' },
+    db: workerDb,
+    logger,
+  });
+  const running = worker.run();
+  running.catch(() => {}); // awaited (and reported) when stopping; never an unhandled rejection
+  // The outbox relay runs beside every worker (as in `npm start`): its event polling is part of the load.
+  const relay = startOutboxRelay({ db: workerDb, client, taskQueue: config.temporal.taskQueue, logger });
+  stops.push({
+    name: 'worker',
+    stop: async () => {
+      await relay.stop();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await nativeConnection.close();
+    },
+  });
+
+  const api = await listen(
+    { config, db: apiDb, temporal: connection, temporalClient: client, logger },
+    HOST,
+    0, // an ephemeral port: never collides with a running `npm start`
+  );
+  stops.push({ name: 'API', stop: () => closeServer(api) });
+  const apiUrl = `http://${HOST}:${portOf(api)}`;
+  checkInterrupted();
+
+  return { config, apiUrl, apiDb, pgUrl: pg.url, logger };
+}
+
+/** A partner, merchant and tokenization key (as onboarding would), a merchant API key, its bearer token. */
+export async function seedMerchant(db: Db, apiUrl: string): Promise<{ bearer: string; tokenizationKey: string }> {
+  const [partner] = await db('partners').insert({ name: 'Bench Partner' }).returning('id');
+  const [merchant] = await db('merchants').insert({ partner_id: partner.id, name: 'Bench Merchant' }).returning('id');
+  const tokenizationKey = generateSecret('tk_sandbox');
+  await db('tokenization_keys').insert({ merchant_id: merchant.id, key_hash: hashSecret(tokenizationKey) });
+  const { row, secret } = await createApiKey(db, {
+    ownerType: 'merchant',
+    partnerId: partner.id,
+    merchantId: merchant.id,
+    name: 'bench key',
+    scopes: [...SCOPES],
+    environment: 'sandbox',
+  });
+  const res = await post(
+    `${apiUrl}/v1/oauth2/token`,
+    {},
+    { grant_type: 'client_credentials', client_id: row.id, client_secret: secret },
+  );
+  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { bearer: String(res.body.access_token), tokenizationKey };
+}
+
+export async function post(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+export function portOf(server: Server): number {
+  return (server.address() as net.AddressInfo).port;
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1 (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** Stops everything in reverse order of start, once; each step bounded so a stuck one cannot hang the exit. */
+let stopping: Promise<void> | undefined;
+function stopAll(): Promise<void> {
+  stopping ??= (async () => {
+    for (let next = stops.pop(); next; next = stops.pop()) {
+      const { name, stop } = next;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out after 20 s')), 20_000);
+      });
+      await Promise.race([stop(), timeout])
+        .catch((err: unknown) => say(`stopping ${name}: ${err instanceof Error ? err.message : String(err)}`))
+        .finally(() => clearTimeout(timer));
+    }
+  })();
+  return stopping;
+}
+
+// A signal ends the current step (a load run stops at once; a start-up step finishes, so whatever
+// it started is known and stopped), then main unwinds through stopAll. A second signal forces it.
+let interrupted = false;
+/** Whether Ctrl-C was pressed: long waits end early. */
+export function isInterrupted(): boolean {
+  return interrupted;
+}
+
+export function checkInterrupted(): void {
+  if (interrupted) throw new Error('interrupted');
+}
+
+// embedded-postgres installs an exit hook that stops Postgres and exits at once on a signal,
+// racing the orderly shutdown (worker drain, API close): this script owns the signals. Only the
+// visible listeners go: the tsx CLI's own (hidden from process.listeners) tells its parent that
+// the signal arrived; without it the parent SIGKILLs this process 30 ms later, leaving no cleanup.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const listener of process.listeners(signal)) process.off(signal, listener);
+  process.on(signal, () => {
+    if (interrupted) {
+      say(`${signal} again: stopping now`);
+      void stopAll().then(() => process.exit(130));
+      return;
+    }
+    interrupted = true;
+    say(`${signal}: stopping after the current step`);
+  });
+}
+
+/** Runs a benchmark's main, then stops everything; exit code 0, 1 (failure) or 130 (interrupted). */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    async () => {
+      await stopAll();
+      process.exit(0);
+    },
+    async (err: unknown) => {
+      if (!interrupted) {
+        process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      }
+      await stopAll();
+      process.exit(interrupted ? 130 : 1);
+    },
+  );
+}

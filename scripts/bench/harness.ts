@@ -4,8 +4,6 @@ import type { Server } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Worker } from '@temporalio/worker';
-import { NativeConnection } from '@temporalio/worker';
 import { closeServer, listen } from '../../src/api/server';
 import { loadConfig } from '../../src/config';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
@@ -15,10 +13,9 @@ import { createApiKey } from '../../src/db/repositories/api-keys';
 import { SCOPES } from '../../src/domain/scopes';
 import { generateSecret, hashSecret } from '../../src/domain/secrets';
 import { createLogger } from '../../src/logger';
-import { startOutboxRelay } from '../../src/outbox-relay';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
-import { createWorker, installTemporalLogging } from '../../src/worker';
+import { installTemporalLogging, startWorkerWithRelay } from '../../src/worker';
 import { ensureTemporalCli } from '../tools/temporal-cli';
 import { startTemporalDevServer } from '../tools/temporal-dev-server';
 
@@ -117,26 +114,15 @@ export async function startLocalStack(): Promise<LocalStack> {
 
   say('worker: bundling workflows and starting');
   installTemporalLogging(logger);
-  const nativeConnection = await NativeConnection.connect({ address: temporal.address });
-  const worker: Worker = await createWorker({
-    connection: nativeConnection,
+  // The outbox relay runs beside the worker (as in `npm start`): its event polling is part of the load.
+  const worker = await startWorkerWithRelay({
+    address: temporal.address,
+    client,
     config: { ...config, environment: 'sandbox' },
     db: workerDb,
     logger,
   });
-  const running = worker.run();
-  running.catch(() => {}); // awaited (and reported) when stopping; never an unhandled rejection
-  // The outbox relay runs beside every worker (as in `npm start`): its event polling is part of the load.
-  const relay = startOutboxRelay({ db: workerDb, client, taskQueue: config.temporal.taskQueue, logger });
-  stops.push({
-    name: 'worker',
-    stop: async () => {
-      await relay.stop();
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await nativeConnection.close();
-    },
-  });
+  stops.push({ name: 'worker', stop: () => worker.stop() });
 
   const api = await listen(
     { config, db: apiDb, temporal: connection, temporalClient: client, logger },

@@ -3,13 +3,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
 import { closeServer, listen } from '../../src/api/server';
 import { type Config, loadConfig } from '../../src/config';
 import type { Db } from '../../src/db/knex';
-import { startOutboxRelay } from '../../src/outbox-relay';
 import { connectTemporalClient } from '../../src/temporal/connect';
-import { createWorker } from '../../src/worker';
+import { startWorkerWithRelay } from '../../src/worker';
 import { ManualClock } from './clock';
 import { createTestDatabase } from './database';
 import { capturedLogger } from './log-capture';
@@ -52,27 +50,18 @@ export async function startTestStack(
   const address = shared('temporalAddress');
   const { connection, client } = await connectTemporalClient(address, 'default');
   // Without the in-process worker, a test runs its own (for example as a separate process).
-  const inProcess = options.inProcessWorker === false ? undefined : await startWorker();
-  async function startWorker() {
-    const nativeConnection = await NativeConnection.connect({ address });
-    const worker: Worker = await createWorker({
-      connection: nativeConnection,
-      config,
-      db: database.db,
-      logger: logs.logger,
-      workflowBundle: sharedWorkflowBundle(),
-    });
-    const running = worker.run();
-    const relay = startOutboxRelay({ db: database.db, client, taskQueue, logger: logs.logger, intervalMs: 100 });
-    return {
-      stop: async () => {
-        await relay.stop();
-        worker.shutdown();
-        await running;
-        await nativeConnection.close();
-      },
-    };
-  }
+  const inProcess =
+    options.inProcessWorker === false
+      ? undefined
+      : await startWorkerWithRelay({
+          address,
+          client,
+          config,
+          db: database.db,
+          logger: logs.logger,
+          workflowBundle: sharedWorkflowBundle(),
+          relayIntervalMs: 100,
+        });
   const server: Server = await listen(
     { config, db: database.db, temporal: connection, temporalClient: client, logger: logs.logger, clock },
     '127.0.0.1',

@@ -12,6 +12,7 @@ import { guardRoutes } from './guard';
 import { accessLog } from './middleware/access-log';
 import { bearerAuth, principalOf, requireScope } from './middleware/authenticate';
 import { errorHandler } from './middleware/errors';
+import { InFlight } from './middleware/in-flight';
 import { jsonBody } from './middleware/json-body';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
@@ -50,12 +51,16 @@ export interface AppDeps {
  * Public routes (health, token, tokenize with its own key) sit beside the bearer-authenticated
  * ones; one root router makes a known path with the wrong method a 405 whoever owns it.
  */
-export function createApp(deps: AppDeps): Koa {
+export type RescueApp = Koa & { inFlight: InFlight };
+
+export function createApp(deps: AppDeps): RescueApp {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by errorHandler, not by Koa's default stderr printer
 
+  const inFlight = new InFlight();
+  app.use(inFlight.middleware());
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
@@ -130,5 +135,5 @@ export function createApp(deps: AppDeps): Koa {
   }
   app.use(root.routes());
   app.use(root.allowedMethods());
-  return app;
+  return Object.assign(app, { inFlight });
 }

@@ -4,13 +4,16 @@ import { createDb } from '../db/knex';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
 import { connectTemporalClient } from '../temporal/connect';
-import { type AppDeps, createApp } from './app';
+import { type AppDeps, createApp, type RescueApp } from './app';
+
+const apps = new WeakMap<Server, RescueApp>();
 
 /** Listens with the app; resolves once the port is bound. */
 export async function listen(deps: AppDeps, host: string, port: number): Promise<Server> {
   const app = createApp(deps);
   const server = app.listen(port, host);
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+  apps.set(server, app);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -18,12 +21,16 @@ export async function listen(deps: AppDeps, host: string, port: number): Promise
   return server;
 }
 
-/** Stops accepting connections and waits for in-flight requests (idle keep-alives are closed). */
+/**
+ * Stops accepting connections, waits for open ones (idle keep-alives are closed), then for any
+ * handler still running after its client hung up (at most 30 s), so what they use stays open.
+ */
 export async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+  await apps.get(server)?.inFlight.drained(30_000);
 }
 
 /**

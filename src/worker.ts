@@ -10,6 +10,7 @@ import {
 import { type ActivityConfig, activitiesFor } from './activities';
 import { type Config, loadConfigOrExit } from './config';
 import { createDb, type Db } from './db/knex';
+import { startHousekeeping } from './housekeeping';
 import { createLogger, type Logger } from './logger';
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient } from './temporal/connect';
@@ -38,7 +39,7 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
 }
 
 /**
- * A running worker with its outbox relay, as every in-process host runs it (`npm start`, the
+ * A running worker with its outbox relay and housekeeping, as every in-process host runs it (`npm start`, the
  * benchmarks, the API tests). `stop` stops the relay, drains the worker, closes its connection.
  */
 export async function startWorkerWithRelay(
@@ -55,8 +56,10 @@ export async function startWorkerWithRelay(
     logger: setup.logger,
     intervalMs: setup.relayIntervalMs,
   });
+  const housekeeping = startHousekeeping({ db: setup.db, logger: setup.logger });
   return {
     async stop() {
+      await housekeeping.stop();
       await relay.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
@@ -105,9 +108,11 @@ async function main(): Promise<void> {
     config.temporal.namespace,
   );
   const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.taskQueue, logger });
+  const housekeeping = startHousekeeping({ db, logger });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling, drains in-flight tasks, returns.
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
   await worker.run();
+  await housekeeping.stop();
   await relay.stop();
   await clientConnection.close();
   await connection.close();

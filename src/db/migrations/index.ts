@@ -4,6 +4,7 @@ import * as accessSettingsVault from './20261121010000_access_settings_vault';
 import * as orders from './20261121020000_orders';
 import * as widget from './20261121030000_widget';
 import * as webhooks from './20261121040000_webhooks';
+import * as housekeeping from './20261121050000_housekeeping';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -15,4 +16,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261121020000_orders', migration: orders },
   { name: '20261121030000_widget', migration: widget },
   { name: '20261121040000_webhooks', migration: webhooks },
+  { name: '20261121050000_housekeeping', migration: housekeeping },
 ];

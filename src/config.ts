@@ -71,6 +71,7 @@ const schema = z.object({
     .min(0)
     .max(24 * 30)
     .default(120),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).optional(),
   ADMIN_API_TOKEN: optionalUrl.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(25),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
@@ -128,7 +129,7 @@ export interface Config {
     rateLimit: { perSecond: number; burst: number };
   };
   mail: { smtpUrl: string | undefined; from: string };
-  webhooks: { timeoutMs: number; alertAfterMs: number; disableAfterMs: number };
+  webhooks: { timeoutMs: number; alertAfterMs: number; disableAfterMs: number; allowPrivateNetworks: boolean };
   /** Operators' back-office credential (approve applications, raise disputes); unset: back office off. */
   adminToken: string | undefined;
 }
@@ -185,6 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       alertAfterMs: e.WEBHOOK_ALERT_AFTER_HOURS * 3_600_000,
       disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+      // Sandbox defaults to allowing them: local development points webhooks at localhost.
+      allowPrivateNetworks:
+        (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? (e.FC_ENVIRONMENT === 'sandbox' ? 'true' : 'false')) === 'true',
     },
     adminToken: e.ADMIN_API_TOKEN,
   };

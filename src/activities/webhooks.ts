@@ -7,6 +7,7 @@ import type { VaultKey } from '../domain/vault-cipher';
 import { WEBHOOK_CONTENT_TYPE, type WebhookEnvelope } from '../domain/webhooks/envelope';
 import { signWebhook } from '../domain/webhooks/signature';
 import type { Logger } from '../logger';
+import { destinationProblem } from './destination-check';
 import type { Mailer } from './mailer';
 
 export interface WebhookActivityDeps {
@@ -14,7 +15,7 @@ export interface WebhookActivityDeps {
   logger: Logger;
   vaultKeys: VaultKey[];
   mailer: Mailer;
-  webhooks: { timeoutMs: number; alertAfterMs: number; disableAfterMs: number };
+  webhooks: { timeoutMs: number; alertAfterMs: number; disableAfterMs: number; allowPrivateNetworks: boolean };
 }
 
 export interface AttemptInput {
@@ -137,7 +138,9 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const started = Date.now();
       let statusCode: number | null = null;
       let error: string | null = null;
+      const refused = await destinationProblem(url, deps.webhooks.allowPrivateNetworks);
       try {
+        if (refused) throw new Error(`destination refused: ${refused}`);
         const res = await fetch(url, {
           method: 'POST',
           headers: { ...headers, 'content-type': WEBHOOK_CONTENT_TYPE, 'user-agent': 'PaymentRescue-Webhooks/1' },

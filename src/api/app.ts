@@ -35,7 +35,7 @@ import { widgetScriptRoutes } from './routes/widget-script';
 import { widgetBundle } from './widget-bundle';
 
 export interface AppDeps {
-  config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken'> & {
+  config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
     temporal: Pick<Config['temporal'], 'taskQueue'>;
   };
   db: Db;
@@ -109,7 +109,16 @@ export function createApp(deps: AppDeps): RescueApp {
     ),
     guardRoutes(merchantRoutes({ db, clock }), bearer, requireScope('settings')),
     guardRoutes(siteWidgetRoutes({ db, clock, widgetUrl: config.widget.url }), bearer, requireScope('settings')),
-    guardRoutes(webhookRoutes({ db, clock, vaultKeys: config.vaultKeys }), bearer, requireScope('webhooks')),
+    guardRoutes(
+      webhookRoutes({
+        db,
+        clock,
+        vaultKeys: config.vaultKeys,
+        allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
+      }),
+      bearer,
+      requireScope('webhooks'),
+    ),
     guardRoutes(
       eventRoutes({ db, client: deps.temporalClient, taskQueue: config.temporal.taskQueue }),
       bearer,

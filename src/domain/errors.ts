@@ -71,6 +71,12 @@ export const ERROR_CATALOGUE = {
     message: 'Unknown event name; see docs/webhooks.md for the event list, or use "*".',
     retry: 'after-fix',
   },
+  webhook_url_not_allowed: {
+    id: '400042',
+    status: 400,
+    message: 'The webhook URL resolves to a private, loopback or reserved address.',
+    retry: 'after-fix',
+  },
   invalid_client: {
     id: '401001',
     status: 401,

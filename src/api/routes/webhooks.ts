@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { destinationProblem } from '../../activities/destination-check';
 import type { Db } from '../../db/knex';
 import { deliveryLog } from '../../db/repositories/webhook-deliveries';
 import {
@@ -60,7 +61,12 @@ function parseEndpointBody<T extends { url?: string; events?: string[] }>(schema
  * Webhook endpoints (the spec's Developers > Webhooks > Create), their signing secrets and their
  * delivery logs (docs/webhooks.md). Scope `webhooks`; each owner sees only its own endpoints.
  */
-export function webhookRoutes(deps: { db: Db; clock: Clock; vaultKeys: VaultKey[] }): Router {
+export function webhookRoutes(deps: {
+  db: Db;
+  clock: Clock;
+  vaultKeys: VaultKey[];
+  allowPrivateNetworks: boolean;
+}): Router {
   const router = new Router();
 
   async function owned(ctx: Context): Promise<EndpointRow> {
@@ -78,8 +84,15 @@ export function webhookRoutes(deps: { db: Db; clock: Clock; vaultKeys: VaultKey[
     return row;
   }
 
+  /** SSRF: an endpoint must not resolve to a private or reserved address (checked again at every attempt). */
+  async function publicDestination(url: string | undefined): Promise<void> {
+    const problem = url ? await destinationProblem(new URL(url), deps.allowPrivateNetworks) : undefined;
+    if (problem) throw new ApiError('webhook_url_not_allowed', { field: 'url', message: `url: ${problem}.` });
+  }
+
   router.post('/v1/webhooks', async (ctx) => {
     const input = parseEndpointBody(createBody, ctx.request.body);
+    await publicDestination(input.url);
     const { row, secret } = await createEndpoint(
       deps.db,
       {
@@ -107,6 +120,7 @@ export function webhookRoutes(deps: { db: Db; clock: Clock; vaultKeys: VaultKey[
   router.put('/v1/webhooks/:id', async (ctx) => {
     const row = await owned(ctx);
     const change = parseEndpointBody(updateBody, ctx.request.body);
+    await publicDestination(change.url);
     ctx.body = endpointView(await updateEndpoint(deps.db, row.id, change, deps.clock.now()));
   });
 

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { startReceiver } from '../helpers/https-receiver';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+describe('webhooks to private networks, as production refuses them', () => {
+  let stack: TestStack;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' } });
+    receiver = await startReceiver(200);
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await stack?.stop();
+  });
+
+  it('refuses to save an endpoint on a private, loopback or link-local address (400042)', async () => {
+    const merchant = await seedMerchant(stack.db);
+    const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+    const create = (url: string) =>
+      fetch(`${stack.baseUrl}/v1/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, events: ['*'] }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { id: string; field: string } } }));
+    for (const url of [
+      receiver.url,
+      'https://localhost/hooks',
+      'https://169.254.169.254/latest',
+      'https://[::1]/hooks',
+      'https://10.0.0.7/hooks',
+    ]) {
+      const res = await create(url);
+      expect([url, res.status, res.body.error?.id, res.body.error?.field]).toEqual([url, 400, '400042', 'url']);
+    }
+    expect(await stack.db('webhook_endpoints').where({ merchant_id: merchant.mid })).toHaveLength(0);
+  });
+
+  it('checks again before every attempt: an endpoint that points at a private address is never called', async () => {
+    const merchant = await seedMerchant(stack.db);
+    const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+    // As if the host had resolved to a public address when saved and to a private one now.
+    const { row } = await createEndpoint(
+      stack.db,
+      { partnerId: merchant.pid, merchantId: merchant.mid, url: receiver.url, events: ['*'], description: null },
+      stack.config.vaultKeys,
+    );
+    const evaluated = await fetch(`${stack.baseUrl}/v1/evaluate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        idempotencyKey: randomUUID(),
+        externalOrderId: `ssrf-${randomUUID()}`,
+        transaction: { amount: 100, currency: 'USD' },
+        paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: 2090 },
+      }),
+    });
+    expect(evaluated.status).toBe(200);
+    let attempt: { error: string; succeeded: boolean } | undefined;
+    for (let i = 0; i < 100 && !attempt; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      attempt = await stack
+        .db('webhook_attempts as a')
+        .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+        .where('d.endpoint_id', row.id)
+        .first('a.error', 'a.succeeded');
+    }
+    expect(attempt).toMatchObject({ succeeded: false, error: expect.stringContaining('destination refused') });
+    expect(receiver.received).toHaveLength(0);
+  });
+});

@@ -9,6 +9,7 @@ import { signWebhook } from '../domain/webhooks/signature';
 import type { Logger } from '../logger';
 import { destinationProblem } from './destination-check';
 import type { Mailer } from './mailer';
+import { postWebhook } from './webhook-post';
 
 export interface WebhookActivityDeps {
   db: Db;
@@ -141,15 +142,12 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const refused = await destinationProblem(url, deps.webhooks.allowPrivateNetworks);
       try {
         if (refused) throw new Error(`destination refused: ${refused}`);
-        const res = await fetch(url, {
-          method: 'POST',
+        statusCode = await postWebhook(url, {
           headers: { ...headers, 'content-type': WEBHOOK_CONTENT_TYPE, 'user-agent': 'PaymentRescue-Webhooks/1' },
           body,
-          redirect: 'manual', // a redirect is not an acknowledgement
-          signal: AbortSignal.timeout(deps.webhooks.timeoutMs),
+          timeoutMs: deps.webhooks.timeoutMs,
+          allowPrivateNetworks: deps.webhooks.allowPrivateNetworks,
         });
-        statusCode = res.status;
-        await res.body?.cancel();
       } catch (err) {
         error =
           err instanceof Error

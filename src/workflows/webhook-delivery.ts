@@ -10,7 +10,7 @@ export interface WebhookDeliveryInput {
 
 // An attempt's HTTP failure is a result, not an error; only infrastructure errors are retried here.
 // A local activity: an attempt is bounded (10 s HTTP timeout), and skipping the round trip through
-// the server's activity queue took a 1,000-event fan-out from 60 to 81 deliveries/s (docs/benchmarks.md).
+// the server's activity queue took a 1,000-event fan-out from 60 to 75-81 deliveries/s (docs/benchmarks.md).
 const { attemptDelivery } = wf.proxyLocalActivities<WebhookActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },

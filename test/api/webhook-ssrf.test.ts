@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { postWebhook } from '../../src/activities/webhook-post';
 import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startReceiver } from '../helpers/https-receiver';
@@ -69,5 +70,16 @@ describe('webhooks to private networks, as production refuses them', () => {
     }
     expect(attempt).toMatchObject({ succeeded: false, error: expect.stringContaining('destination refused') });
     expect(receiver.received).toHaveLength(0);
+  });
+
+  it('refuses a private address at connection time too (DNS rebinding), whatever an earlier check saw', async () => {
+    // localhost resolves to 127.0.0.1 when the connection is made: refused there, not by a pre-check.
+    const viaName = new URL(receiver.url.replace('127.0.0.1', 'localhost'));
+    const send = (allowPrivateNetworks: boolean) =>
+      postWebhook(viaName, { headers: {}, body: '{}', timeoutMs: 5000, allowPrivateNetworks });
+    await expect(send(false)).rejects.toThrow(/destination refused/);
+    expect(receiver.received).toHaveLength(0);
+    expect(await send(true)).toBe(200);
+    expect(receiver.received).toHaveLength(1);
   });
 });

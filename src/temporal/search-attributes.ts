@@ -24,7 +24,7 @@ export async function registerSearchAttributes(connection: Connection, namespace
 
 const GRPC_UNIMPLEMENTED = 12;
 
-/** The namespace's custom attributes; undefined where listing is not implemented (the Java test server). */
+/** The namespace's custom attributes; undefined where the server cannot list them (the Java test server). */
 async function listCustom(connection: Connection, namespace: string) {
   try {
     return (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes;

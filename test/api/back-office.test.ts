@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { APPLICATION_STATUSES, type ApplicationAction, type ApplicationStatus } from '../../src/domain/applications';
+import { callApi } from '../helpers/api-client';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startReceiver } from '../helpers/https-receiver';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -28,18 +29,8 @@ describe('applications, disputes and challenges through the real API', () => {
     await stack?.stop();
   });
 
-  async function call(method: string, path: string, body?: unknown, token = partnerToken) {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = (method: string, path: string, body?: unknown, token = partnerToken) =>
+    callApi(stack.baseUrl, token, method, path, body);
   const received = async (predicate: (e: Record<string, unknown>) => boolean, ms = 10_000) => {
     const deadline = Date.now() + ms;
     for (;;) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listOrderEvents } from '../../src/db/repositories/events';
+import { callApi } from '../helpers/api-client';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -25,15 +26,8 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
     await stack?.stop();
   });
 
-  async function api(method: string, path: string, body?: unknown, as = token) {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${as}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
-  }
+  const api = (method: string, path: string, body?: unknown, as = token) =>
+    callApi(stack.baseUrl, as, method, path, body);
 
   const evaluateBody = (overrides: Record<string, unknown> = {}) => ({
     idempotencyKey: randomUUID(),

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { callApi } from '../helpers/api-client';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { type Received, startReceiver } from '../helpers/https-receiver';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -33,15 +34,8 @@ describe('webhooks through the real API, worker, outbox relay and a real HTTPS r
     await stack?.stop();
   });
 
-  async function api(method: string, path: string, body?: unknown, as = token) {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${as}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const api = (method: string, path: string, body?: unknown, as = token) =>
+    callApi(stack.baseUrl, as, method, path, body);
   const evaluate = (overrides: Record<string, unknown> = {}) =>
     api('POST', '/v1/evaluate', {
       idempotencyKey: randomUUID(),

@@ -3,6 +3,7 @@ import { type IncomingHttpHeaders, request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { DEFAULT_WIDGET_CONFIG } from '../../src/domain/widget-config';
 import { WIDGET_SENSE_KEY_RATE } from '../../src/domain/widget-signals';
+import { callApi } from '../helpers/api-client';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { storedSession, storedSignals } from '../helpers/widget-page';
@@ -32,15 +33,8 @@ describe('widget endpoints', () => {
     await stack?.stop();
   });
 
-  async function api(method: string, path: string, body?: unknown, as = token) {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${as}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-  }
+  const api = (method: string, path: string, body?: unknown, as = token) =>
+    callApi(stack.baseUrl, as, method, path, body);
 
   /** A browser's request to a widget endpoint: an Origin, no credentials. */
   async function widget(

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { type ActivityConfig, activitiesFor } from '../../src/activities';
+import type { Db } from '../../src/db/knex';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
+import { capturedLogger } from './log-capture';
 import { shared } from './shared-env';
 
 /** A task queue of its own, so concurrent test files never steal each other's tasks. */
@@ -25,4 +29,24 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
   // The order workflows upsert these; the test server refuses undeclared ones.
   await registerSearchAttributes(env.connection, 'default');
   return env;
+}
+
+/** A worker with the real activities on a time-skipping environment; `stop` drains it. */
+export async function startTimeSkippingWorker(
+  env: TestWorkflowEnvironment,
+  setup: { taskQueue: string; config: ActivityConfig; db: Db },
+): Promise<{ stop(): Promise<void> }> {
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: setup.taskQueue,
+    workflowBundle: sharedWorkflowBundle(),
+    activities: activitiesFor(setup.config, setup.db, capturedLogger().logger),
+  });
+  const running = worker.run();
+  return {
+    async stop() {
+      worker.shutdown();
+      await running;
+    },
+  };
 }

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { activitiesFor } from '../../src/activities';
 import { loadConfig } from '../../src/config';
 import type { EvaluateInput } from '../../src/domain/orders/contracts';
 import { cancelUpdate, captureUpdate, evaluateUpdate, refundUpdate } from '../../src/workflows';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedMerchant } from '../helpers/fixtures';
-import { capturedLogger } from '../helpers/log-capture';
 import { evaluateInput, eventNames, orderRow, startOrder, vaultTestCard } from '../helpers/orders';
-import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
+import { createTimeSkippingEnv, startTimeSkippingWorker, uniqueTaskQueue } from '../helpers/temporal';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -19,8 +16,7 @@ const DAY = 24 * HOUR;
 describe('order workflow (time-skipping server, real activities and Postgres)', () => {
   let env: TestWorkflowEnvironment;
   let database: TestDatabase;
-  let worker: Worker;
-  let running: Promise<void>;
+  let worker: Awaited<ReturnType<typeof startTimeSkippingWorker>>;
   let owner: { mid: string; pid: string };
   const taskQueue = uniqueTaskQueue('orders');
   const config = loadConfig({});
@@ -39,17 +35,10 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
     ]) {
       cards[pan] = await vaultTestCard(database.db, owner.mid, pan, config.vaultKeys);
     }
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowBundle: sharedWorkflowBundle(),
-      activities: activitiesFor(config, database.db, capturedLogger().logger),
-    });
-    running = worker.run();
+    worker = await startTimeSkippingWorker(env, { taskQueue, config, db: database.db });
   });
   afterAll(async () => {
-    worker?.shutdown();
-    await running;
+    await worker?.stop();
     await env?.teardown();
     await database?.drop();
   });

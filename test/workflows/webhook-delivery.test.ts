@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { SMTPServer } from 'smtp-server';
-import { activitiesFor } from '../../src/activities';
 import { loadConfig } from '../../src/config';
 import { updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { createEndpoint, signingSecretOf } from '../../src/db/repositories/webhook-endpoints';
@@ -13,8 +11,7 @@ import { webhookDeliveryWorkflow } from '../../src/workflows';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedMerchant } from '../helpers/fixtures';
 import { startReceiver } from '../helpers/https-receiver';
-import { capturedLogger } from '../helpers/log-capture';
-import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
+import { createTimeSkippingEnv, startTimeSkippingWorker, uniqueTaskQueue } from '../helpers/temporal';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -22,8 +19,7 @@ const HOUR = 60 * MINUTE;
 describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP server)', () => {
   let env: TestWorkflowEnvironment;
   let database: TestDatabase;
-  let worker: Worker;
-  let running: Promise<void>;
+  let worker: Awaited<ReturnType<typeof startTimeSkippingWorker>>;
   let smtp: SMTPServer;
   const mails: Array<{ to: string; text: string }> = [];
   const taskQueue = uniqueTaskQueue('webhooks');
@@ -46,17 +42,10 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
     const smtpPort = (smtp.server.address() as AddressInfo).port;
     config = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
     [env, database] = await Promise.all([createTimeSkippingEnv(), createTestDatabase()]);
-    worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowBundle: sharedWorkflowBundle(),
-      activities: activitiesFor(config, database.db, capturedLogger().logger),
-    });
-    running = worker.run();
+    worker = await startTimeSkippingWorker(env, { taskQueue, config, db: database.db });
   });
   afterAll(async () => {
-    worker?.shutdown();
-    await running;
+    await worker?.stop();
     await env?.teardown();
     await database?.drop();
     await new Promise<void>((resolve) => smtp.close(() => resolve()));

@@ -5,6 +5,7 @@ import * as orders from './20261121020000_orders';
 import * as widget from './20261121030000_widget';
 import * as webhooks from './20261121040000_webhooks';
 import * as housekeeping from './20261121050000_housekeeping';
+import * as refundLedger from './20261122010000_refund_ledger';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -17,4 +18,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261121030000_widget', migration: widget },
   { name: '20261121040000_webhooks', migration: webhooks },
   { name: '20261121050000_housekeeping', migration: housekeeping },
+  { name: '20261122010000_refund_ledger', migration: refundLedger },
 ];

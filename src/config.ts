@@ -74,6 +74,11 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).optional(),
   ADMIN_API_TOKEN: optionalUrl.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(25),
+  WEBHOOK_TASK_QUEUE: optionalUrl,
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
+  WEBHOOK_MERCHANT_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(16),
+  WEBHOOK_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(200),
+  WORKER_ROLE: z.enum(['all', 'orders', 'webhooks']).default('all'),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
   WIDGET_URL: optionalUrl.pipe(z.url().optional()),
   WIDGET_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(200),
@@ -124,12 +129,26 @@ export interface Config {
     /** `{widget_url}`: where merchants load the script from (shown in the snippet). */
     url: string;
     /** The API the widget calls; null when it is the origin the script is loaded from. */
+    /** Task queue of the webhook delivery workflows (their own worker and slots). */
+    webhookTaskQueue: string;
     apiBase: string | null;
     /** Per site, on the widget endpoints (per API process). */
     rateLimit: { perSecond: number; burst: number };
   };
   mail: { smtpUrl: string | undefined; from: string };
-  webhooks: { timeoutMs: number; alertAfterMs: number; disableAfterMs: number; allowPrivateNetworks: boolean };
+  webhooks: {
+    timeoutMs: number;
+    alertAfterMs: number;
+    disableAfterMs: number;
+    allowPrivateNetworks: boolean;
+    /** Attempts in flight at once, across all workers, per endpoint and per merchant (docs/webhooks.md). */
+    maxInFlightPerEndpoint: number;
+    maxInFlightPerMerchant: number;
+    /** Attempts one webhook worker process runs at once (its local activity slots). */
+    workerConcurrency: number;
+  };
+  /** What the worker process (src/worker.ts) runs: both workers (default), or one of them. */
+  workerRole: 'all' | 'orders' | 'webhooks';
   /** Operators' back-office credential (approve applications, raise disputes); unset: back office off. */
   adminToken: string | undefined;
 }
@@ -194,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+      webhookTaskQueue: e.WEBHOOK_TASK_QUEUE ?? `${e.TEMPORAL_TASK_QUEUE}-webhooks`,
 /**
  * `{widget_url}` defaults to the service's own /widget/fc.js. Served from elsewhere (a CDN), the
  * script cannot infer the API from its own address, so it is told PUBLIC_BASE_URL.
@@ -216,3 +236,7 @@ export function loadConfigOrExit(): Config {
     throw err;
   }
 }
+      maxInFlightPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      maxInFlightPerMerchant: e.WEBHOOK_MERCHANT_CONCURRENCY,
+      workerConcurrency: e.WEBHOOK_WORKER_CONCURRENCY,
+    workerRole: e.WORKER_ROLE,

@@ -24,6 +24,7 @@ const STALE_PENDING_MS = 60_000;
 export function startOutboxRelay(deps: {
   db: Db;
   client: Client;
+  /** The webhook delivery task queue (config.temporal.webhookTaskQueue), apart from the orders'. */
   taskQueue: string;
   logger: Logger;
   intervalMs?: number;

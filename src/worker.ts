@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import {
+  bundleWorkflowCode,
   DefaultLogger,
   makeTelemetryFilterString,
   NativeConnection,
@@ -18,41 +19,74 @@ import { registerSearchAttributes as register } from './temporal/search-attribut
 
 export interface WorkerSetup {
   connection: NativeConnection;
-  config: ActivityConfig & { temporal: Pick<Config['temporal'], 'namespace' | 'taskQueue'> };
+  config: ActivityConfig & { temporal: Pick<Config['temporal'], 'namespace' | 'taskQueue' | 'webhookTaskQueue'> };
   db: Db;
   logger: Logger;
   /** A prebuilt bundle (tests share one); otherwise the workflows are bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-/** Builds the worker: the order workflows from src/workflows and the activities bound to deps. */
-export async function createWorker(setup: WorkerSetup): Promise<Worker> {
+/**
+ * `orders` polls the order task queue; `webhooks` polls the webhook delivery queue with slots of
+ * its own, so slow merchant endpoints never hold what orders need (docs/webhooks.md).
+ */
+export type WorkerRole = 'orders' | 'webhooks';
+
+export function rolesOf(role: Config['workerRole']): WorkerRole[] {
+  return role === 'all' ? ['orders', 'webhooks'] : [role];
+}
+
+/**
+ * Builds one worker of the given role, with the workflows of src/workflows and the activities
+ * bound to deps. The order worker keeps every activity registered too, so delivery workflows
+ * started on the order queue before the split still finish there.
+ */
+export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'orders'): Promise<Worker> {
+  const webhooks = role === 'webhooks';
   return Worker.create({
     connection: setup.connection,
     namespace: setup.config.temporal.namespace,
-    taskQueue: setup.config.temporal.taskQueue,
+    taskQueue: webhooks ? setup.config.temporal.webhookTaskQueue : setup.config.temporal.taskQueue,
     activities: activitiesFor(setup.config, setup.db, setup.logger),
+    // A webhook attempt is a local activity; these are the webhook worker's attempt slots.
+    ...(webhooks ? { maxConcurrentLocalActivityExecutions: setup.config.webhooks.workerConcurrency } : {}),
     ...(setup.workflowBundle
       ? { workflowBundle: setup.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
   });
 }
 
+/** The workers of the given roles, on one connection, sharing one workflow bundle. */
+export async function createWorkers(setup: WorkerSetup, roles: WorkerRole[]): Promise<Worker[]> {
+  const workflowBundle =
+    setup.workflowBundle ??
+    (roles.length > 1 ? await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows') }) : undefined);
+  const workers: Worker[] = [];
+  for (const role of roles) workers.push(await createWorker({ ...setup, workflowBundle }, role));
+  return workers;
+}
+
 /**
- * A running worker with its outbox relay and housekeeping, as every in-process host runs it (`npm start`, the
- * benchmarks, the API tests). `stop` stops the relay, drains the worker, closes its connection.
+ * The running workers (both roles unless told otherwise) with the outbox relay and housekeeping,
+ * as every in-process host runs them (`npm start`, the benchmarks, the API tests). `stop` stops
+ * the relay, drains the workers, closes their connection.
  */
 export async function startWorkerWithRelay(
-  setup: Omit<WorkerSetup, 'connection'> & { address: string; client: Client; relayIntervalMs?: number },
+  setup: Omit<WorkerSetup, 'connection'> & {
+    address: string;
+    client: Client;
+    relayIntervalMs?: number;
+    roles?: WorkerRole[];
+  },
 ): Promise<{ stop(): Promise<void> }> {
   const connection = await NativeConnection.connect({ address: setup.address });
-  const worker = await createWorker({ ...setup, connection });
-  const running = worker.run();
+  const workers = await createWorkers({ ...setup, connection }, setup.roles ?? ['orders', 'webhooks']);
+  const running = Promise.all(workers.map((w) => w.run()));
   running.catch(() => {}); // awaited (and so reported) by stop(); never an unhandled rejection
   const relay = startOutboxRelay({
     db: setup.db,
     client: setup.client,
-    taskQueue: setup.config.temporal.taskQueue,
+    taskQueue: setup.config.temporal.webhookTaskQueue,
     logger: setup.logger,
     intervalMs: setup.relayIntervalMs,
   });
@@ -61,7 +95,7 @@ export async function startWorkerWithRelay(
     async stop() {
       await housekeeping.stop();
       await relay.stop();
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await connection.close();
     },
@@ -102,16 +136,20 @@ async function main(): Promise<void> {
   );
   const db = createDb(config.database.url, config.database.poolMax, logger);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await createWorker({ connection, config, db, logger });
+  const roles = rolesOf(config.workerRole);
+  const workers = await createWorkers({ connection, config, db, logger }, roles);
   const { connection: clientConnection, client } = await connectTemporalClient(
     config.temporal.address,
     config.temporal.namespace,
   );
-  const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.taskQueue, logger });
+  const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.webhookTaskQueue, logger });
   const housekeeping = startHousekeeping({ db, logger });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling, drains in-flight tasks, returns.
-  logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
-  await worker.run();
+  logger.info(
+    { roles, taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.temporal.webhookTaskQueue },
+    'worker running',
+  );
+  await Promise.all(workers.map((w) => w.run()));
   await housekeeping.stop();
   await relay.stop();
   await clientConnection.close();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex';
 import { getMerchantSettings } from '../db/repositories/merchants';
-import { recordAttempt } from '../db/repositories/webhook-deliveries';
+import { acquireDeliverySlot, recordAttempt, releaseDeliverySlot } from '../db/repositories/webhook-deliveries';
 import { type EndpointRow, signingSecretOf } from '../db/repositories/webhook-endpoints';
 import type { VaultKey } from '../domain/vault-cipher';
 import { WEBHOOK_CONTENT_TYPE, type WebhookEnvelope } from '../domain/webhooks/envelope';
@@ -16,11 +16,21 @@ export interface WebhookActivityDeps {
   logger: Logger;
   vaultKeys: VaultKey[];
   mailer: Mailer;
-  webhooks: { timeoutMs: number; alertAfterMs: number; disableAfterMs: number; allowPrivateNetworks: boolean };
+  webhooks: {
+    timeoutMs: number;
+    alertAfterMs: number;
+    disableAfterMs: number;
+    allowPrivateNetworks: boolean;
+    /** Attempts in flight at once, across all workers: per endpoint, and per merchant (or partner). */
+    maxInFlightPerEndpoint: number;
+    maxInFlightPerMerchant: number;
+  };
 }
 
 export interface AttemptInput {
   deliveryId: string;
+  /** The delivery workflow's id: it holds the attempt slot, and is signalled when it waits for one. */
+  holder: string;
   attempt: number;
   isResent: boolean;
   /** Workflow time of the attempt: failure streaks are measured in it (time-skipping tests too). */
@@ -29,7 +39,13 @@ export interface AttemptInput {
   nextAttemptAt: string | null;
 }
 
-export type AttemptResult = { outcome: 'delivered' | 'failed' | 'stopped'; statusCode: number | null };
+export type AttemptResult = {
+  /** `busy`: no slot free for the endpoint or its merchant; nothing was sent, the delivery waits for a signal. */
+  outcome: 'delivered' | 'failed' | 'stopped' | 'busy';
+  statusCode: number | null;
+  /** Workflow ids of waiting deliveries to signal: this attempt freed a slot they can use. */
+  wake?: string[];
+};
 
 /** Activities of webhook delivery: one HTTPS attempt, and the endpoint's failure bookkeeping. */
 export function createWebhookActivities(deps: WebhookActivityDeps) {
@@ -120,63 +136,97 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       // The relay creates the row before it starts this workflow: a missing row is not a reason to give up.
       if (!loaded) throw new Error(`delivery ${input.deliveryId} not found (yet)`);
       const { envelope, endpoint } = loaded;
+      const slot = {
+        holder: input.holder,
+        endpointId: endpoint.id,
+        ownerKey: slotOwnerKey(endpoint),
+        perEndpoint: deps.webhooks.maxInFlightPerEndpoint,
+        perOwner: deps.webhooks.maxInFlightPerMerchant,
+      };
       if (!endpoint.enabled) {
         await db('webhook_deliveries')
           .where({ id: input.deliveryId, status: 'pending' })
           .update({ status: 'stopped', next_attempt_at: null });
+        await releaseDeliverySlot(db, slot); // no longer waiting for one
         return { outcome: 'stopped', statusCode: null };
       }
-      const body = JSON.stringify(envelope);
-      const url = new URL(endpoint.url);
-      const headers = signWebhook({
-        body,
-        secretBase64: signingSecretOf(endpoint, deps.vaultKeys),
-        host: url.host, // with its port where not the scheme's default, as URL.host gives it
-        nonce: randomUUID(),
-        date: new Date().toUTCString(),
-      });
-      const startedAt = new Date(input.at); // workflow time: the log shows the schedule as run
-      const started = Date.now();
-      let statusCode: number | null = null;
-      let error: string | null = null;
-      const refused = await destinationProblem(url, deps.webhooks.allowPrivateNetworks);
+      // The slot lapses by itself if this worker dies: the whole exchange, plus time for the bookkeeping.
+      if (!(await acquireDeliverySlot(db, { ...slot, ttlMs: deps.webhooks.timeoutMs + 60_000 }))) {
+        return { outcome: 'busy', statusCode: null };
+      }
+      let result: AttemptResult;
+      let wake: string[] = [];
       try {
-        if (refused) throw new Error(`destination refused: ${refused}`);
-        statusCode = await postWebhook(url, {
-          headers: { ...headers, 'content-type': WEBHOOK_CONTENT_TYPE, 'user-agent': 'PaymentRescue-Webhooks/1' },
-          body,
-          timeoutMs: deps.webhooks.timeoutMs,
-          allowPrivateNetworks: deps.webhooks.allowPrivateNetworks,
+        result = await attemptWithSlot(input, envelope, endpoint);
+      } finally {
+        // On success and on error alike; if even this fails, the slot expires by itself.
+        wake = await releaseDeliverySlot(db, slot).catch((err: unknown) => {
+          logger.warn({ err, deliveryId: input.deliveryId }, 'could not release a webhook attempt slot');
+          return [];
         });
-      } catch (err) {
-        error =
-          err instanceof Error
-            ? `${err.name}: ${(err.cause as Error | undefined)?.message ?? err.message}`
-            : String(err);
       }
-      const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
-      await recordAttempt(db, {
-        deliveryId: input.deliveryId,
-        attempt: input.attempt,
-        isResent: input.isResent,
-        startedAt,
-        statusCode,
-        error: error?.slice(0, 500) ?? (succeeded ? null : `HTTP ${statusCode}`),
-        latencyMs: Date.now() - started,
-        succeeded,
-        nextAttemptAt: input.nextAttemptAt ? new Date(input.nextAttemptAt) : null,
-      });
-      if (succeeded) {
-        await db('webhook_endpoints')
-          .where({ id: endpoint.id })
-          .whereNotNull('failing_since')
-          .update({ failing_since: null, alerted_at: null });
-        return { outcome: 'delivered', statusCode };
-      }
-      await failureStreak(endpoint, new Date(input.at));
-      return { outcome: 'failed', statusCode };
+      return { ...result, wake };
     },
   };
+
+  async function attemptWithSlot(
+    input: AttemptInput,
+    envelope: WebhookEnvelope,
+    endpoint: EndpointRow,
+  ): Promise<AttemptResult> {
+    const body = JSON.stringify(envelope);
+    const url = new URL(endpoint.url);
+    const headers = signWebhook({
+      body,
+      secretBase64: signingSecretOf(endpoint, deps.vaultKeys),
+      host: url.host, // with its port where not the scheme's default, as URL.host gives it
+      nonce: randomUUID(),
+      date: new Date().toUTCString(),
+    });
+    const startedAt = new Date(input.at); // workflow time: the log shows the schedule as run
+    const started = Date.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    const refused = await destinationProblem(url, deps.webhooks.allowPrivateNetworks);
+    try {
+      if (refused) throw new Error(`destination refused: ${refused}`);
+      statusCode = await postWebhook(url, {
+        headers: { ...headers, 'content-type': WEBHOOK_CONTENT_TYPE, 'user-agent': 'PaymentRescue-Webhooks/1' },
+        body,
+        timeoutMs: deps.webhooks.timeoutMs,
+        allowPrivateNetworks: deps.webhooks.allowPrivateNetworks,
+      });
+    } catch (err) {
+      error =
+        err instanceof Error ? `${err.name}: ${(err.cause as Error | undefined)?.message ?? err.message}` : String(err);
+    }
+    const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    await recordAttempt(db, {
+      deliveryId: input.deliveryId,
+      attempt: input.attempt,
+      isResent: input.isResent,
+      startedAt,
+      statusCode,
+      error: error?.slice(0, 500) ?? (succeeded ? null : `HTTP ${statusCode}`),
+      latencyMs: Date.now() - started,
+      succeeded,
+      nextAttemptAt: input.nextAttemptAt ? new Date(input.nextAttemptAt) : null,
+    });
+    if (succeeded) {
+      await db('webhook_endpoints')
+        .where({ id: endpoint.id })
+        .whereNotNull('failing_since')
+        .update({ failing_since: null, alerted_at: null });
+      return { outcome: 'delivered', statusCode };
+    }
+    await failureStreak(endpoint, new Date(input.at));
+    return { outcome: 'failed', statusCode };
+  }
+}
+
+/** Whose attempts share the per-merchant limit: the endpoint's merchant, or for a partner's own endpoints the partner. */
+function slotOwnerKey(endpoint: EndpointRow): string {
+  return endpoint.merchant_id ? `merchant:${endpoint.merchant_id}` : `partner:${endpoint.partner_id}`;
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

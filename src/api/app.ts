@@ -36,7 +36,7 @@ import { widgetBundle } from './widget-bundle';
 
 export interface AppDeps {
   config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
-    temporal: Pick<Config['temporal'], 'taskQueue'>;
+    temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'>;
   };
   db: Db;
   temporal: Connection;
@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps): RescueApp {
       requireScope('webhooks'),
     ),
     guardRoutes(
-      eventRoutes({ db, client: deps.temporalClient, taskQueue: config.temporal.taskQueue }),
+      eventRoutes({ db, client: deps.temporalClient, taskQueue: config.temporal.webhookTaskQueue }),
       bearer,
       requireScope('webhooks'),
     ),

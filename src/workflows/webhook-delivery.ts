@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import type { WebhookActivities } from '../activities/webhooks';
+import type { AttemptResult, WebhookActivities } from '../activities/webhooks';
 import { DELIVERY_OFFSETS_MS } from '../domain/webhooks/retry-schedule';
 
 export interface WebhookDeliveryInput {
@@ -8,11 +8,25 @@ export interface WebhookDeliveryInput {
   resend: boolean;
 }
 
+/**
+ * Sent by a delivery that released an attempt slot of this delivery's endpoint or merchant
+ * (docs/webhooks.md, "Isolation and limits"): the waiting delivery asks for a slot again at once.
+ */
+export const slotFreedSignal = wf.defineSignal('webhookSlotFreed');
+
+/**
+ * A delivery waiting for a slot also asks again on its own after this long (plus up to 30 s of
+ * jitter), in case a wake-up was lost: a worker that died holding a slot sends none, its slot just
+ * expires.
+ */
+const SLOT_RECHECK_MS = 2 * 60_000;
+
 // An attempt's HTTP failure is a result, not an error; only infrastructure errors are retried here.
-// A local activity: an attempt is bounded (10 s HTTP timeout), and skipping the round trip through
-// the server's activity queue took a 1,000-event fan-out from 60 to 75-81 deliveries/s (docs/benchmarks.md).
+// A local activity on the webhook worker (its own task queue and slots, apart from the order
+// workflows): an attempt is bounded (10 s HTTP timeout), and skipping the round trip through the
+// server's activity queue took a 1,000-event fan-out from 60 to 75-81 deliveries/s (docs/benchmarks.md).
 const { attemptDelivery } = wf.proxyLocalActivities<WebhookActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
@@ -21,10 +35,20 @@ const { attemptDelivery } = wf.proxyLocalActivities<WebhookActivities>({
  * until a 2xx, until the endpoint is disabled, or until the schedule ends. Durable: a worker
  * restart resumes the schedule where it was. Every attempt after the first carries IsResent true;
  * the envelope's IdempotencyKey (the delivery id) never changes.
+ *
+ * An attempt runs only with a slot (at most so many attempts in flight per endpoint and per
+ * merchant, across all workers): without one the activity answers `busy` at once and the
+ * delivery waits, durably, until a delivery that frees a slot signals it (or the re-check timer
+ * fires), then asks again. Waiting is not an attempt: it is neither logged nor counted.
  */
 export async function webhookDeliveryWorkflow(
   input: WebhookDeliveryInput,
 ): Promise<{ outcome: string; attempts: number }> {
+  let slotFreed = false;
+  wf.setHandler(slotFreedSignal, () => {
+    slotFreed = true;
+  });
+  const holder = wf.workflowInfo().workflowId;
   const started = Date.now();
   let attempt = 0;
   for (let i = 0; i < DELIVERY_OFFSETS_MS.length; i++) {
@@ -32,14 +56,34 @@ export async function webhookDeliveryWorkflow(
     if (due > Date.now()) await wf.sleep(due - Date.now());
     attempt += 1;
     const next = DELIVERY_OFFSETS_MS[i + 1];
-    const result = await attemptDelivery({
-      deliveryId: input.deliveryId,
-      attempt,
-      isResent: input.resend || attempt > 1,
-      at: new Date().toISOString(),
-      nextAttemptAt: next === undefined ? null : new Date(started + next).toISOString(),
-    });
+    let result: AttemptResult;
+    for (;;) {
+      slotFreed = false; // a signal from now on means "a slot was freed after this request"
+      result = await attemptDelivery({
+        deliveryId: input.deliveryId,
+        holder,
+        attempt,
+        isResent: input.resend || attempt > 1,
+        at: new Date().toISOString(),
+        nextAttemptAt: next === undefined ? null : new Date(Math.max(started + next, Date.now())).toISOString(),
+      });
+      await wakeWaiters(result.wake ?? []);
+      if (result.outcome !== 'busy') break;
+      await wf.condition(() => slotFreed, SLOT_RECHECK_MS + Math.floor(Math.random() * 30_000));
+    }
     if (result.outcome !== 'failed') return { outcome: result.outcome, attempts: attempt };
   }
   return { outcome: 'failed', attempts: attempt };
+}
+
+/** Tells the deliveries the activity chose that a slot is free; one that has ended meanwhile is no error. */
+async function wakeWaiters(workflowIds: string[]): Promise<void> {
+  await Promise.all(
+    workflowIds.map((id) =>
+      wf
+        .getExternalWorkflowHandle(id)
+        .signal(slotFreedSignal)
+        .catch(() => undefined),
+    ),
+  );
 }

@@ -6,6 +6,7 @@ import * as widget from './20261121030000_widget';
 import * as webhooks from './20261121040000_webhooks';
 import * as housekeeping from './20261121050000_housekeeping';
 import * as refundLedger from './20261122010000_refund_ledger';
+import * as webhookSlots from './20261122020000_webhook_slots';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -19,4 +20,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261121040000_webhooks', migration: webhooks },
   { name: '20261121050000_housekeeping', migration: housekeeping },
   { name: '20261122010000_refund_ledger', migration: refundLedger },
+  { name: '20261122020000_webhook_slots', migration: webhookSlots },
 ];

@@ -187,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
+      webhookTaskQueue: e.WEBHOOK_TASK_QUEUE ?? `${e.TEMPORAL_TASK_QUEUE}-webhooks`,
       devServerPort: e.TEMPORAL_DEV_SERVER_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
     },
@@ -208,12 +209,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Sandbox defaults to allowing them: local development points webhooks at localhost.
       allowPrivateNetworks:
         (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? (e.FC_ENVIRONMENT === 'sandbox' ? 'true' : 'false')) === 'true',
+      maxInFlightPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      maxInFlightPerMerchant: e.WEBHOOK_MERCHANT_CONCURRENCY,
+      workerConcurrency: e.WEBHOOK_WORKER_CONCURRENCY,
     },
+    workerRole: e.WORKER_ROLE,
     adminToken: e.ADMIN_API_TOKEN,
   };
 }
 
-      webhookTaskQueue: e.WEBHOOK_TASK_QUEUE ?? `${e.TEMPORAL_TASK_QUEUE}-webhooks`,
 /**
  * `{widget_url}` defaults to the service's own /widget/fc.js. Served from elsewhere (a CDN), the
  * script cannot infer the API from its own address, so it is told PUBLIC_BASE_URL.
@@ -236,7 +240,3 @@ export function loadConfigOrExit(): Config {
     throw err;
   }
 }
-      maxInFlightPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
-      maxInFlightPerMerchant: e.WEBHOOK_MERCHANT_CONCURRENCY,
-      workerConcurrency: e.WEBHOOK_WORKER_CONCURRENCY,
-    workerRole: e.WORKER_ROLE,

@@ -144,7 +144,7 @@ export interface Config {
     /** Attempts in flight at once, across all workers, per endpoint and per merchant (docs/webhooks.md). */
     maxInFlightPerEndpoint: number;
     maxInFlightPerMerchant: number;
-    /** Attempts one webhook worker process runs at once (its local activity slots). */
+    /** Attempts one webhook worker process runs at once (its activity slots). */
     workerConcurrency: number;
   };
   /** What the worker process (src/worker.ts) runs: both workers (default), or one of them. */

@@ -48,8 +48,8 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
     namespace: setup.config.temporal.namespace,
     taskQueue: webhooks ? setup.config.temporal.webhookTaskQueue : setup.config.temporal.taskQueue,
     activities: activitiesFor(setup.config, setup.db, setup.logger),
-    // A webhook attempt is a local activity; these are the webhook worker's attempt slots.
-    ...(webhooks ? { maxConcurrentLocalActivityExecutions: setup.config.webhooks.workerConcurrency } : {}),
+    // A webhook attempt is an activity: these are the webhook worker's attempt slots.
+    ...(webhooks ? { maxConcurrentActivityTaskExecutions: setup.config.webhooks.workerConcurrency } : {}),
     ...(setup.workflowBundle
       ? { workflowBundle: setup.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),

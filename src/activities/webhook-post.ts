@@ -3,6 +3,9 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isPrivateAddress } from '../domain/webhooks/destination';
 
+/** Bytes of a receiver's response body read at most; the status code is all that counts. */
+export const RESPONSE_BODY_LIMIT = 64 * 1024;
+
 /**
  * One webhook POST over HTTPS: the status code, or an error. Redirects are not followed (a 3xx is
  * just not a 2xx). Unless private networks are allowed, the address the connection actually uses
@@ -33,8 +36,18 @@ export function postWebhook(
         ...(input.allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
       },
       (res) => {
-        res.resume(); // the body is not read: only the status counts
-        res.on('end', () => settle(resolve)(res.statusCode ?? 0));
+        // Only the status counts. A short body is read to its end (the connection can be reused);
+        // past RESPONSE_BODY_LIMIT the socket is destroyed: a receiver cannot make us read a gigabyte.
+        const status = res.statusCode ?? 0;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > RESPONSE_BODY_LIMIT) {
+            settle(resolve)(status);
+            req.destroy();
+          }
+        });
+        res.on('end', () => settle(resolve)(status));
         res.on('error', settle(reject));
       },
     );

@@ -255,6 +255,12 @@ export const ERROR_CATALOGUE = {
     message: 'Only a received chargeback can be reversed.',
     retry: 'no',
   },
+  webhook_endpoint_limit_reached: {
+    id: '409030',
+    status: 409,
+    message: 'This owner already has the maximum number of webhook endpoints (docs/webhooks.md); delete one first.',
+    retry: 'after-fix',
+  },
   internal_error: {
     id: '500001',
     status: 500,

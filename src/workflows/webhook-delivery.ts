@@ -22,13 +22,19 @@ export const slotFreedSignal = wf.defineSignal('webhookSlotFreed');
 const SLOT_RECHECK_MS = 2 * 60_000;
 
 // An attempt's HTTP failure is a result, not an error; only infrastructure errors are retried here.
-// A local activity on the webhook worker (its own task queue and slots, apart from the order
-// workflows): an attempt is bounded (10 s HTTP timeout), and skipping the round trip through the
-// server's activity queue took a 1,000-event fan-out from 60 to 75-81 deliveries/s (docs/benchmarks.md).
-const { attemptDelivery } = wf.proxyLocalActivities<WebhookActivities>({
+// An ordinary activity on the webhook task queue (its own worker and slots, apart from the order
+// workflows), not a local activity: an attempt can hang for the whole HTTP deadline, and a local
+// activity would hold the delivery's workflow task open (and heartbeating) all that time. The
+// server round trip costs some fan-out throughput (docs/benchmarks.md); isolation is worth it.
+const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 };
+const { attemptDelivery: attemptActivity } = wf.proxyActivities<WebhookActivities>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+  retry,
 });
+// Deliveries started before attempts became activities ran them as local activities: those keep
+// doing so (their histories hold local activity markers), on the order worker that started them.
+const legacy = wf.proxyLocalActivities<WebhookActivities>({ startToCloseTimeout: '2 minutes', retry });
+const ATTEMPTS_AS_ACTIVITIES = 'webhook-attempts-as-activities';
 
 /**
  * Delivers one event to one endpoint: attempts on the documented schedule (docs/webhooks.md)
@@ -49,6 +55,7 @@ export async function webhookDeliveryWorkflow(
     slotFreed = true;
   });
   const holder = wf.workflowInfo().workflowId;
+  const attemptDelivery = wf.patched(ATTEMPTS_AS_ACTIVITIES) ? attemptActivity : legacy.attemptDelivery;
   const started = Date.now();
   let attempt = 0;
   for (let i = 0; i < DELIVERY_OFFSETS_MS.length; i++) {

@@ -7,6 +7,7 @@ import { deliveryLog } from '../../db/repositories/webhook-deliveries';
 import {
   createEndpoint,
   deleteEndpoint,
+  EndpointLimitReached,
   type EndpointRow,
   endpointView,
   findEndpoint,
@@ -102,7 +103,15 @@ export function webhookRoutes(deps: {
         description: input.description ?? null,
       },
       deps.vaultKeys,
-    );
+    ).catch((err: unknown) => {
+      if (err instanceof EndpointLimitReached) {
+        throw new ApiError('webhook_endpoint_limit_reached', {
+          message: `At most ${err.limit} webhook endpoints; delete one first.`,
+          extra: { limit: err.limit },
+        });
+      }
+      throw err;
+    });
     ctx.status = 201;
     ctx.set('Location', `/v1/webhooks/${row.id}`);
     ctx.body = { ...endpointView(row), secret };

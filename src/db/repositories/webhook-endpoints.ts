@@ -59,26 +59,60 @@ export function endpointView(row: EndpointRow) {
   };
 }
 
+/**
+ * Webhook endpoints one owner (a merchant, or a partner for its own endpoints) may have; deleted
+ * ones do not count, disabled ones do (they can be re-enabled). docs/webhooks.md.
+ */
+export const MAX_ENDPOINTS_PER_OWNER = 16;
+
+/** The owner already has `MAX_ENDPOINTS_PER_OWNER` endpoints. */
+export class EndpointLimitReached extends Error {
+  constructor(readonly limit: number) {
+    super(`at most ${limit} webhook endpoints per owner`);
+    this.name = 'EndpointLimitReached';
+  }
+}
+
+/**
+ * Creates an endpoint, unless its owner already has `limit` (throws EndpointLimitReached). The
+ * count and the insert run under the owner's advisory lock: concurrent creations cannot pass it.
+ */
 export async function createEndpoint(
   db: Db,
   input: { partnerId: string; merchantId: string | null; url: string; events: string[]; description: string | null },
   keys: VaultKey[],
+  limit = MAX_ENDPOINTS_PER_OWNER,
 ): Promise<{ row: EndpointRow; secret: string }> {
   const id = randomUUID();
   const secret = newSigningSecret();
-  const [row] = await db<EndpointRow>('webhook_endpoints')
-    .insert({
-      id,
-      partner_id: input.partnerId,
-      merchant_id: input.merchantId,
-      url: input.url,
-      events: input.events,
-      description: input.description,
-      ...sealed(id, secret, keys),
-    } as never)
-    .returning('*');
-  return { row: row as EndpointRow, secret };
+  return db.transaction(async (trx) => {
+    const owner = input.merchantId ? `merchant:${input.merchantId}` : `partner:${input.partnerId}`;
+    await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [ENDPOINT_LOCK_SPACE, owner]);
+    const owned = trx('webhook_endpoints')
+      .where({ partner_id: input.partnerId })
+      .andWhere((w) => w.whereNull('disabled_reason').orWhereNot('disabled_reason', 'deleted'));
+    const [count] = await (input.merchantId
+      ? owned.andWhere({ merchant_id: input.merchantId })
+      : owned.whereNull('merchant_id')
+    ).count<{ count: string }[]>('* as count');
+    if (Number(count?.count ?? 0) >= limit) throw new EndpointLimitReached(limit);
+    const [row] = await trx<EndpointRow>('webhook_endpoints')
+      .insert({
+        id,
+        partner_id: input.partnerId,
+        merchant_id: input.merchantId,
+        url: input.url,
+        events: input.events,
+        description: input.description,
+        ...sealed(id, secret, keys),
+      } as never)
+      .returning('*');
+    return { row: row as EndpointRow, secret };
+  });
 }
+
+/** Advisory lock namespace of endpoint creation (the second key is the owner's hash). */
+const ENDPOINT_LOCK_SPACE = 7_402;
 
 export async function rotateEndpointSecret(
   db: Db,

@@ -29,7 +29,10 @@ async function main(): Promise<void> {
   await mkdir(config.dataDir, { recursive: true });
 
   const databaseUrl = await startDatabase(config);
-  const db = createDb(databaseUrl, config.database.poolMax, logger);
+  const db = createDb(databaseUrl, config.database.poolMax, logger, {
+    connectTimeoutMs: config.database.connectTimeoutMs,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+  });
   stops.push({ name: 'database pool', stop: () => db.destroy() });
   const applied = await migrateToLatest(db);
   say(`migrations: ${applied.length ? applied.join(', ') : 'up to date'}`);
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
     { config, db, temporal: connection, temporalClient: client, logger },
     config.host,
     config.port,
+    config.http,
   );
   stops.push({ name: 'API', stop: () => closeServer(server) });
 

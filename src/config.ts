@@ -30,6 +30,8 @@ const schema = z.object({
       .optional(),
   ),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   EMBEDDED_POSTGRES_PORT: port.default(54320),
 
   TEMPORAL_ADDRESS: optionalUrl,
@@ -80,6 +82,14 @@ const schema = z.object({
   WEBHOOK_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(200),
   WORKER_ROLE: z.enum(['all', 'orders', 'webhooks']).default('all'),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
+  OAUTH_TOKEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000).default(1),
+  OAUTH_TOKEN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(20),
+  OPEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000).default(5),
+  OPEN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(100),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(65_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   WIDGET_URL: optionalUrl.pipe(z.url().optional()),
   WIDGET_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(200),
   WIDGET_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(2000),
@@ -110,6 +120,9 @@ export interface Config {
     url: string | undefined;
     poolMax: number;
     embeddedPort: number;
+    /** A new connection must be ready within this; statements are cancelled by Postgres after the other. */
+    connectTimeoutMs: number;
+    statementTimeoutMs: number;
   };
   temporal: {
     /** Undefined means "start the Temporal dev server (with its Web UI) under dataDir". */
@@ -124,7 +137,18 @@ export interface Config {
     rotationGraceMs: number;
   };
   vaultKeys: VaultKey[];
-  rateLimit: { perSecond: number; burst: number };
+  /** Token buckets shared by every API process through Postgres (docs/rate-limits.md). */
+  rateLimit: {
+    /** Per merchant, on the payment endpoints and tokenize. */
+    perSecond: number;
+    burst: number;
+    /** Per client id, on POST /v1/oauth2/token. */
+    tokenPerClient: { perSecond: number; burst: number };
+    /** Per client IP, on each open endpoint (token, health, failed tokenize keys and challenge reports). */
+    perIp: { perSecond: number; burst: number };
+  };
+  /** The HTTP server: slow clients cannot hold connections (src/api/server.ts). */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
   widget: {
     /** `{widget_url}`: where merchants load the script from (shown in the snippet). */
     url: string;
@@ -182,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       url: e.DATABASE_URL,
       poolMax: e.DATABASE_POOL_MAX,
       embeddedPort: e.EMBEDDED_POSTGRES_PORT,
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
@@ -196,7 +222,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rotationGraceMs: e.API_KEY_ROTATION_GRACE_HOURS * 3_600_000,
     },
     vaultKeys: parseVaultKeys(e.CARD_VAULT_KEYS ?? SANDBOX_VAULT_KEYS),
-    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    rateLimit: {
+      perSecond: e.RATE_LIMIT_PER_SECOND,
+      burst: e.RATE_LIMIT_BURST,
+      tokenPerClient: { perSecond: e.OAUTH_TOKEN_RATE_LIMIT_PER_SECOND, burst: e.OAUTH_TOKEN_RATE_LIMIT_BURST },
+      perIp: { perSecond: e.OPEN_RATE_LIMIT_PER_SECOND, burst: e.OPEN_RATE_LIMIT_BURST },
+    },
+    http: {
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      // Node wants the headers deadline within the request's.
+      headersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
     widget: widgetSettings(e.WIDGET_URL, publicBaseUrl, {
       perSecond: e.WIDGET_RATE_LIMIT_PER_SECOND,
       burst: e.WIDGET_RATE_LIMIT_BURST,

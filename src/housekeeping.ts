@@ -1,4 +1,5 @@
 import type { Db } from './db/knex';
+import { purgeFullBuckets } from './db/repositories/rate-limits';
 import type { Logger } from './logger';
 
 /** How long raw widget signals are kept: long past their use for scoring (30 minutes), short for privacy. */
@@ -23,13 +24,33 @@ export async function sweep(db: Db, now: Date): Promise<Record<string, number>> 
   };
 }
 
+/**
+ * The API's own leftovers: leases of API processes gone for a day (their claims were free within
+ * seconds; the row only records them) and rate-limit buckets that have refilled (a missing bucket
+ * is a full one).
+ */
+export async function sweepEdge(db: Db, now: Date): Promise<Record<string, number>> {
+  const leases = await db('api_processes')
+    .whereIn(
+      'id',
+      db('api_processes')
+        .select('id')
+        .where('heartbeat_at', '<', new Date(now.getTime() - TOKEN_GRACE_MS))
+        .limit(BATCH),
+    )
+    .delete();
+  return { api_processes: leases, rate_limit_buckets: await purgeFullBuckets(db, now.getTime(), BATCH) };
+}
+
 /** Runs the sweep every `intervalMs` beside a worker (several workers sweeping is harmless). */
 export function startHousekeeping(deps: { db: Db; logger: Logger; intervalMs?: number }) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = sweep(deps.db, new Date())
-      .then((removed) => {
+    const now = new Date();
+    running = Promise.all([sweep(deps.db, now), sweepEdge(deps.db, now)])
+      .then((both) => {
+        const removed = Object.assign({}, ...both) as Record<string, number>;
         if (Object.values(removed).some((n) => n > 0)) deps.logger.info({ removed }, 'housekeeping');
       })
       .catch((err: unknown) => deps.logger.warn({ err }, 'housekeeping failed; retrying later'));

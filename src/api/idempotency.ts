@@ -1,11 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Db } from '../db/knex';
+import { type Db, withDeadline } from '../db/knex';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../db/repositories/idempotency';
 import { canonicalJson } from '../domain/canonical-json';
 import type { Clock } from '../domain/clock';
 import { ApiError, errorBody } from '../domain/errors';
 import type { Logger } from '../logger';
+import { databaseUnavailable } from './middleware/database-unavailable';
+import { leaseOf } from './process-lease';
 
 export interface Answer {
   status: number;
@@ -50,8 +52,18 @@ export async function idempotent(
   const requestHash = createHash('sha256')
     .update(`${scope.operation}\n${canonicalJson(scope.request)}`)
     .digest('hex');
-  const claim = await storeCall(deps.logger, () =>
-    claimIdempotencyKey(deps.db, { ...keyScope, operation: scope.operation, requestHash }, deps.clock.now()),
+  const lease = leaseOf(ctx.app);
+  const claimId = randomUUID();
+  const release = () => releaseIdempotencyKey(deps.db, keyScope, claimId);
+  // A claim that timed out may still have been written: the lease retries freeing it.
+  const claim = await storeCall(
+    deps.logger,
+    () =>
+      claimIdempotencyKey(deps.db, { ...keyScope, operation: scope.operation, requestHash }, deps.clock.now(), {
+        ownerId: lease?.id ?? null,
+        claimId,
+      }),
+    () => lease?.retryLater(claimId, release),
   );
   if (claim.kind === 'replay') return send(ctx, claim.status, claim.body, true);
   if (claim.kind === 'conflict') {
@@ -64,21 +76,30 @@ export async function idempotent(
   } catch (err) {
     const definitive = err instanceof ApiError && (err.status < 500 || err.errorName === 'rescue_unavailable');
     if (!definitive) {
-      await releaseIdempotencyKey(deps.db, keyScope).catch(() => undefined);
+      await withDeadline(release()).catch(() => lease?.retryLater(claimId, release));
       throw err;
     }
     answer = { status: err.status, body: errorBody(err, ctx.state.requestId) };
   }
   const text = toText(answer.body);
-  await storeCall(deps.logger, () => completeIdempotencyKey(deps.db, keyScope, answer.status, text));
+  await storeCall(
+    deps.logger,
+    () => completeIdempotencyKey(deps.db, keyScope, claimId, answer.status, text),
+    () => lease?.retryLater(claimId, release),
+  );
   send(ctx, answer.status, text, false);
 }
 
-async function storeCall<T>(logger: Logger, call: () => Promise<T>): Promise<T> {
+/**
+ * One call to the store with the edge deadline: a store that fails or does not answer in time
+ * (Postgres down or frozen) is a 503 `503001` with Retry-After, never a 500 or a hang.
+ */
+async function storeCall<T>(logger: Logger, call: () => Promise<T>, onFailure: () => void): Promise<T> {
   try {
-    return await call();
+    return await withDeadline(call());
   } catch (err) {
     logger.warn({ err }, 'idempotency store unavailable');
-    throw new ApiError('idempotency_store_unavailable', { headers: { 'Retry-After': '1' } });
+    onFailure();
+    throw databaseUnavailable();
   }
 }

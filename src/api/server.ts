@@ -1,22 +1,48 @@
-import type { Server } from 'node:http';
-import { loadConfigOrExit } from '../config';
+import { createServer, type Server } from 'node:http';
+import { type Config, loadConfig, loadConfigOrExit } from '../config';
 import { createDb } from '../db/knex';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
 import { connectTemporalClient } from '../temporal/connect';
 import { type AppDeps, createApp, type RescueApp } from './app';
+import { attachLease, ProcessLease } from './process-lease';
 
-const apps = new WeakMap<Server, RescueApp>();
+const apps = new WeakMap<Server, { app: RescueApp; lease: ProcessLease }>();
 
-/** Listens with the app; resolves once the port is bound. */
-export async function listen(deps: AppDeps, host: string, port: number): Promise<Server> {
+export type HttpSettings = Config['http'];
+
+/**
+ * Listens with the app; resolves once the port is bound. The server is hardened against slow
+ * clients: the whole request (headers and body) must arrive within `requestTimeoutMs` (408 and
+ * close, checked every second rather than Node's default 30 s), the headers within
+ * `headersTimeoutMs`; idle keep-alive connections close after `keepAliveTimeoutMs`; at most
+ * `maxConnections` are open at once. The app gets its process lease (idempotency claims,
+ * docs/idempotency.md), renewed in the background: listening never waits for the database.
+ */
+export async function listen(
+  deps: AppDeps,
+  host: string,
+  port: number,
+  http: HttpSettings = loadConfig({}).http,
+): Promise<Server> {
   const app = createApp(deps);
-  const server = app.listen(port, host);
-  server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
-  apps.set(server, app);
+  const lease = new ProcessLease(deps.db, deps.logger).start();
+  attachLease(app, lease);
+  const server = createServer(
+    {
+      requestTimeout: http.requestTimeoutMs,
+      headersTimeout: http.headersTimeoutMs,
+      keepAliveTimeout: http.keepAliveTimeoutMs,
+      connectionsCheckingInterval: 1_000,
+    },
+    app.callback(),
+  );
+  server.maxConnections = http.maxConnections;
+  apps.set(server, { app, lease });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
+    server.listen(port, host);
   });
   return server;
 }
@@ -30,7 +56,9 @@ export async function closeServer(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
-  await apps.get(server)?.inFlight.drained(30_000);
+  const served = apps.get(server);
+  await served?.app.inFlight.drained(30_000);
+  await served?.lease.stop();
 }
 
 /**
@@ -44,13 +72,17 @@ async function main(): Promise<void> {
     logger.fatal('the API process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');
     process.exit(1);
   }
-  const db = createDb(config.database.url, config.database.poolMax, logger);
+  const db = createDb(config.database.url, config.database.poolMax, logger, {
+    connectTimeoutMs: config.database.connectTimeoutMs,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+  });
   await migrateToLatest(db);
   const { connection, client } = await connectTemporalClient(config.temporal.address, config.temporal.namespace);
   const server = await listen(
     { config, db, temporal: connection, temporalClient: client, logger },
     config.host,
     config.port,
+    config.http,
   );
   logger.info({ url: config.publicBaseUrl }, 'API listening');
 

@@ -9,8 +9,29 @@ export type Db = Knex;
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
-/** The knex instance over pg. One pool per process; knex's own warnings go to the logger. */
-export function createDb(url: string, poolMax = 10, logger?: Logger): Db {
+export interface DbTimeouts {
+  /** A new connection (TCP, TLS, startup) must be ready within this (a frozen server never answers). */
+  connectTimeoutMs: number;
+  /** Server-side statement_timeout on every connection: the backstop for slow statements. */
+  statementTimeoutMs: number;
+  /** Waiting for a pool slot (including making the connection) longer than this fails the query. */
+  acquireTimeoutMs: number;
+}
+
+export const DEFAULT_DB_TIMEOUTS: DbTimeouts = {
+  connectTimeoutMs: 1_000,
+  statementTimeoutMs: 15_000,
+  acquireTimeoutMs: 10_000,
+};
+
+/**
+ * The knex instance over pg. One pool per process; knex's own warnings go to the logger.
+ * Connections have a connect timeout, a server-side statement timeout and TCP keep-alive, so an
+ * unreachable or frozen Postgres surfaces as errors (mapped to 503 at the API edge) rather than
+ * requests that hang.
+ */
+export function createDb(url: string, poolMax = 10, logger?: Logger, timeouts: Partial<DbTimeouts> = {}): Db {
+  const t = { ...DEFAULT_DB_TIMEOUTS, ...timeouts };
   return knexFactory({
     ...(logger && {
       log: {
@@ -21,16 +42,81 @@ export function createDb(url: string, poolMax = 10, logger?: Logger): Db {
       },
     }),
     client: 'pg',
-    connection: { connectionString: url, application_name: 'payment-rescue' },
+    connection: {
+      connectionString: url,
+      application_name: 'payment-rescue',
+      connectionTimeoutMillis: t.connectTimeoutMs,
+      statement_timeout: t.statementTimeoutMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    },
     pool: { min: 0, max: poolMax },
-    acquireConnectionTimeout: 10_000,
+    acquireConnectionTimeout: t.acquireTimeoutMs,
   });
+}
+
+/** The deadline the API edge gives one database call (bearer check, idempotency store, limits). */
+export const EDGE_DEADLINE_MS = 1_500;
+
+export class DatabaseDeadlineError extends Error {
+  constructor(ms: number) {
+    super(`the database did not answer within ${ms} ms`);
+    this.name = 'DatabaseDeadlineError';
+  }
+}
+
+/**
+ * Resolves with `work` or rejects with DatabaseDeadlineError after `ms`, whichever comes first,
+ * whatever the pool is doing (waiting for a slot, connecting to a frozen server). The abandoned
+ * query ends on its own (knex's query timeout disposes its connection; acquisition times out).
+ */
+export function withDeadline<T>(work: PromiseLike<T>, ms: number = EDGE_DEADLINE_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseDeadlineError(ms)), ms);
+  });
+  const guarded = Promise.resolve(work);
+  guarded.catch(() => undefined); // a late failure after the deadline is nobody's concern
+  return Promise.race([guarded, deadline]).finally(() => clearTimeout(timer));
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Whether an error means "the database is unavailable right now" (unreachable, restarting,
+ * frozen, overloaded, timed out) rather than a bug or a bad statement: such failures are safe to
+ * retry later and answer 503 with Retry-After at the API edge.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err instanceof DatabaseDeadlineError || err.name === 'KnexTimeoutError') return true;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (CONNECTION_CODES.has(code)) return true;
+    // SQLSTATE: 08 connection exception, 53 insufficient resources, 57P01-57P05 shutdown or
+    // cannot connect now, 57014 query_canceled (statement timeout).
+    if (/^(08|53)/.test(code) || /^57P0[1-5]$/.test(code) || code === '57014') return true;
+  }
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|Connection ended unexpectedly|the database system is (starting up|shutting down)/i.test(
+    err.message,
+  );
 }
 
 /** True when the database answers a trivial query within the timeout. */
 export async function isDatabaseReachable(db: Db, timeoutMs = 2_000): Promise<boolean> {
   try {
-    await db.raw('select 1').timeout(timeoutMs, { cancel: true });
+    // The hard deadline covers the wait for a pool slot and a connection to a frozen server, which
+    // knex's query timeout alone does not.
+    await withDeadline(db.raw('select 1').timeout(timeoutMs), timeoutMs);
     return true;
   } catch {
     return false;

@@ -1,6 +1,6 @@
 /**
- * Token buckets, one per key (merchant): `ratePerSecond` tokens refill continuously up to
- * `burst`; a request takes one. Pure: the caller passes the time.
+ * Token buckets, one per key (merchant, client id, IP...): `ratePerSecond` tokens refill
+ * continuously up to `burst`; a request takes one. Pure: the caller passes the time.
  */
 export interface BucketDecision {
   allowed: boolean;
@@ -12,7 +12,24 @@ export interface BucketDecision {
   retryAfterSeconds: number;
 }
 
-export class TokenBuckets {
+/** The decision for a bucket holding `tokens` after the request (taken from it when allowed). */
+export function bucketDecision(allowed: boolean, tokens: number, burst: number, ratePerSecond: number): BucketDecision {
+  return {
+    allowed,
+    limit: burst,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.ceil((burst - tokens) / ratePerSecond),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / ratePerSecond)),
+  };
+}
+
+/** Anything that decides on one request for a key at a time (in memory, or shared in Postgres). */
+export interface RateLimiter {
+  take(key: string, nowMs: number): Promise<BucketDecision> | BucketDecision;
+}
+
+/** In-memory buckets of one process: the fallback of the shared ones (src/api/middleware/rate-limit.ts). */
+export class TokenBuckets implements RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
 
   constructor(
@@ -29,13 +46,7 @@ export class TokenBuckets {
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
     this.remember(key, bucket);
-    return {
-      allowed,
-      limit: this.burst,
-      remaining: Math.floor(bucket.tokens),
-      resetSeconds: Math.ceil((this.burst - bucket.tokens) / this.ratePerSecond),
-      retryAfterSeconds: allowed ? 0 : Math.ceil((1 - bucket.tokens) / this.ratePerSecond),
-    };
+    return bucketDecision(allowed, bucket.tokens, this.burst, this.ratePerSecond);
   }
 
   private remember(key: string, bucket: { tokens: number; updatedMs: number }): void {

@@ -42,6 +42,10 @@ export async function startTestStack(
     TEMPORAL_TASK_QUEUE: taskQueue,
     RATE_LIMIT_BURST: '100000',
     RATE_LIMIT_PER_SECOND: '100000',
+    OAUTH_TOKEN_RATE_LIMIT_BURST: '100000',
+    OAUTH_TOKEN_RATE_LIMIT_PER_SECOND: '100000',
+    OPEN_RATE_LIMIT_BURST: '100000',
+    OPEN_RATE_LIMIT_PER_SECOND: '100000',
     ...options.env,
   });
   const clock = new ManualClock();
@@ -66,6 +70,7 @@ export async function startTestStack(
     { config, db: database.db, temporal: connection, temporalClient: client, logger: logs.logger, clock },
     '127.0.0.1',
     0,
+    config.http,
   );
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,27 +1,138 @@
 import type { Context, Middleware } from 'koa';
+import { type Db, withDeadline } from '../../db/knex';
+import { takeSharedToken } from '../../db/repositories/rate-limits';
 import type { Clock } from '../../domain/clock';
 import { ApiError, type ErrorName } from '../../domain/errors';
-import type { TokenBuckets } from '../../domain/token-bucket';
+import { type BucketDecision, bucketDecision, type RateLimiter, TokenBuckets } from '../../domain/token-bucket';
+import type { Logger } from '../../logger';
+
+/** A shared bucket must answer within this, or this process decides alone for a while. */
+const SHARED_TIMEOUT_MS = 500;
+/** How long a process decides alone after the shared buckets failed (no waiting on a dead database). */
+const FALLBACK_FOR_MS = 2_000;
 
 /**
- * Rate limit by key (the merchant on the payment endpoints; the site or senseKey on the widget's).
- * Every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; a refused one is
- * 429 (`error`, rate_limited unless told) with Retry-After.
+ * Token buckets shared by every API process: one row per key in Postgres (`rate_limit_buckets`),
+ * refilled and taken in one atomic upsert, so N processes enforce one limit, not N. When Postgres
+ * fails or is slow (over 500 ms), the limits fail open to per-process buckets for 2 s at a time
+ * (docs/rate-limits.md): a database outage must not turn into refusals, and the edge answers 503
+ * for what needs the database anyway.
+ */
+export class SharedLimits {
+  private localUntil = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Buckets named `name` (a key prefix), each `burst` deep, refilled at `ratePerSecond`. */
+  buckets(name: string, ratePerSecond: number, burst: number): RateLimiter {
+    const local = new TokenBuckets(ratePerSecond, burst);
+    return {
+      take: async (key: string, nowMs: number): Promise<BucketDecision> => {
+        if (Date.now() < this.localUntil) return local.take(key, nowMs);
+        try {
+          const state = await withDeadline(
+            takeSharedToken(this.db, { key: `${name}:${key}`, burst, ratePerSecond, nowMs }, SHARED_TIMEOUT_MS),
+            SHARED_TIMEOUT_MS,
+          );
+          return bucketDecision(state.allowed, state.tokens, burst, ratePerSecond);
+        } catch (err) {
+          if (Date.now() >= this.localUntil + FALLBACK_FOR_MS) {
+            this.logger.warn({ err }, 'shared rate limits unavailable: per-process limits for now');
+          }
+          this.localUntil = Date.now() + FALLBACK_FOR_MS;
+          return local.take(key, nowMs);
+        }
+      },
+    };
+  }
+}
+
+function setHeaders(ctx: Context, decision: BucketDecision): void {
+  ctx.set('RateLimit-Limit', String(decision.limit));
+  ctx.set('RateLimit-Remaining', String(decision.remaining));
+  ctx.set('RateLimit-Reset', String(decision.resetSeconds));
+}
+
+function refusal(error: ErrorName, retryAfterSeconds: number, message?: string): ApiError {
+  return new ApiError(error, {
+    ...(message ? { message } : {}),
+    headers: { 'Retry-After': String(Math.max(1, retryAfterSeconds)) },
+  });
+}
+
+/**
+ * Takes one token per key from each limiter; every answer carries the RateLimit-* headers of the
+ * tightest one; a refusal throws 429 (`error`) with Retry-After. For routes that learn their key
+ * on the way (the token endpoint's client id).
+ */
+export async function enforceLimits(
+  ctx: Context,
+  clock: Clock,
+  checks: Array<{ limiter: RateLimiter; key: string }>,
+  error: ErrorName = 'rate_limited',
+  message?: string,
+): Promise<void> {
+  const nowMs = clock.now().getTime();
+  const decisions = await Promise.all(checks.map((c) => c.limiter.take(c.key, nowMs)));
+  const refused = decisions.filter((d) => !d.allowed);
+  const shown = [...(refused.length ? refused : decisions)].sort((a, b) => a.remaining - b.remaining)[0];
+  if (shown) setHeaders(ctx, shown);
+  if (refused.length) throw refusal(error, Math.max(...refused.map((d) => d.retryAfterSeconds)), message);
+}
+
+/**
+ * Rate limit by key (the merchant on the payment endpoints; the site or senseKey on the widget's;
+ * the client IP on open endpoints). Every answer carries RateLimit-Limit, RateLimit-Remaining and
+ * RateLimit-Reset; a refused one is 429 (`error`, rate_limited unless told) with Retry-After.
  */
 export function rateLimit(
-  buckets: TokenBuckets,
+  limiter: RateLimiter,
   clock: Clock,
   keyOf: (ctx: Context) => string,
   error: ErrorName = 'rate_limited',
+  message?: string,
 ): Middleware {
   return async (ctx, next) => {
-    const decision = buckets.take(keyOf(ctx), clock.now().getTime());
-    ctx.set('RateLimit-Limit', String(decision.limit));
-    ctx.set('RateLimit-Remaining', String(decision.remaining));
-    ctx.set('RateLimit-Reset', String(decision.resetSeconds));
-    if (!decision.allowed) {
-      throw new ApiError(error, { headers: { 'Retry-After': String(decision.retryAfterSeconds) } });
-    }
+    await enforceLimits(ctx, clock, [{ limiter, key: keyOf(ctx) }], error, message);
     await next();
+  };
+}
+
+/**
+ * Limits failed attempts only (a bad tokenization key, an unknown challenge session key): each
+ * failure takes a token from the key's shared bucket; once it is empty the key is refused (429
+ * with Retry-After) before any lookup, in this process at once and in others at their next
+ * failure. Successful requests cost nothing.
+ */
+export function failureLimit(
+  limiter: RateLimiter,
+  clock: Clock,
+  keyOf: (ctx: Context) => string,
+  isFailure: (err: unknown, ctx: Context) => boolean,
+  message?: string,
+): Middleware {
+  const blockedUntil = new Map<string, number>();
+  return async (ctx, next) => {
+    const key = keyOf(ctx);
+    const nowMs = clock.now().getTime();
+    const until = blockedUntil.get(key);
+    if (until !== undefined) {
+      if (nowMs < until) throw refusal('rate_limited', Math.ceil((until - nowMs) / 1000), message);
+      blockedUntil.delete(key);
+    }
+    try {
+      await next();
+    } catch (err) {
+      if (!isFailure(err, ctx)) throw err;
+      const decision = await limiter.take(key, nowMs);
+      if (decision.allowed) throw err;
+      if (blockedUntil.size >= 10_000) blockedUntil.clear(); // bounded: the shared bucket still holds
+      blockedUntil.set(key, nowMs + decision.retryAfterSeconds * 1000);
+      setHeaders(ctx, decision);
+      throw refusal('rate_limited', decision.retryAfterSeconds, message);
+    }
   };
 }

@@ -4,6 +4,8 @@ import { issueAccessToken } from '../../db/repositories/access-tokens';
 import { acceptsSecret, findApiKey } from '../../db/repositories/api-keys';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
+import type { RateLimiter } from '../../domain/token-bucket';
+import { enforceLimits } from '../middleware/rate-limit';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,16 +22,27 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   };
 }
 
+const LIMITED = 'Too many token requests for this client or from this address. Retry after the Retry-After period.';
+
 /**
  * POST /v1/oauth2/token: the OAuth2 client-credentials grant (RFC 6749 section 4.4). The client
  * is an API key: client_id is its id, client_secret its secret, sent in the body (JSON or form)
  * or by HTTP Basic. Answers { access_token, token_type: "Bearer", expires_in, scope }.
+ * Rate limited per client IP (every request) and per client id (every request naming it), both
+ * before the database is asked (docs/rate-limits.md).
  */
-export function oauthTokenRoutes(deps: { db: Db; clock: Clock; ttlSeconds: number }): Router {
+export function oauthTokenRoutes(deps: {
+  db: Db;
+  clock: Clock;
+  ttlSeconds: number;
+  limits?: { perClient: RateLimiter; perIp: RateLimiter };
+}): Router {
   const router = new Router();
   router.post('/v1/oauth2/token', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Pragma', 'no-cache');
+    const limits = deps.limits;
+    if (limits) await enforceLimits(ctx, deps.clock, [{ limiter: limits.perIp, key: ctx.ip }], 'rate_limited', LIMITED);
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const basic = basicCredentials(ctx.get('authorization'));
     const oauth = (error: 'invalid_client' | 'unsupported_grant_type' | 'oauth_invalid_request', code: string) =>
@@ -49,6 +62,15 @@ export function oauthTokenRoutes(deps: { db: Db; clock: Clock; ttlSeconds: numbe
     const secret = basic?.secret ?? body.client_secret;
     if (typeof id !== 'string' || typeof secret !== 'string' || !UUID.test(id)) {
       throw oauth('invalid_client', 'invalid_client');
+    }
+    if (limits) {
+      await enforceLimits(
+        ctx,
+        deps.clock,
+        [{ limiter: limits.perClient, key: id.toLowerCase() }],
+        'rate_limited',
+        LIMITED,
+      );
     }
     const now = deps.clock.now();
     const key = await findApiKey(deps.db, id);

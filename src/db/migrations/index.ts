@@ -7,6 +7,7 @@ import * as webhooks from './20261121040000_webhooks';
 import * as housekeeping from './20261121050000_housekeeping';
 import * as refundLedger from './20261122010000_refund_ledger';
 import * as webhookSlots from './20261122020000_webhook_slots';
+import * as edgeResilience from './20261122030000_edge_resilience';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -21,4 +22,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261121050000_housekeeping', migration: housekeeping },
   { name: '20261122010000_refund_ledger', migration: refundLedger },
   { name: '20261122020000_webhook_slots', migration: webhookSlots },
+  { name: '20261122030000_edge_resilience', migration: edgeResilience },
 ];

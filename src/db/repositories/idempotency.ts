@@ -3,11 +3,21 @@ import type { Db } from '../knex';
 /**
  * Idempotency records: one per (merchant, idempotencyKey), kept 24 hours. The first request
  * claims the key (in flight), then stores its answer (completed); a retry replays that answer.
+ *
+ * A claim names the API process holding it (`owner_id`, whose lease is a heartbeat row in
+ * `api_processes`) and itself (`claim_id`). A claim whose owner's lease ran out (the process
+ * died: it stops heartbeating) is taken over at once; a claim with no owner, or whose live owner
+ * has held it past ABANDONED_AFTER_MS (a lost release), is taken over after that.
  */
 export const REPLAY_WINDOW_MS = 24 * 3_600_000;
-/** An in-flight claim older than this is taken over (its API process died before answering). */
+/** A claim older than this is taken over whatever its owner (backstop for lost releases). */
 export const ABANDONED_AFTER_MS = 2 * 60_000;
-const STORE_TIMEOUT_MS = 2_000;
+/** How often an API process renews its lease. */
+export const HEARTBEAT_INTERVAL_MS = 1_000;
+/** A process whose heartbeat is older than this is dead: its claims are free. */
+export const LEASE_MS = 5_000;
+/** Per statement: knex disposes the connection of a statement that outlives it (frozen server). */
+const STORE_TIMEOUT_MS = 1_000;
 
 export type Claim =
   | { kind: 'claimed' }
@@ -19,10 +29,30 @@ interface Scope {
   key: string;
 }
 
+/** Who claims: the API process (its lease id; null when it runs without one) and the claim's id. */
+export interface Claimant {
+  ownerId: string | null;
+  claimId: string;
+}
+
+interface Row {
+  operation: string;
+  request_hash: string;
+  state: 'in_flight' | 'completed';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Date;
+  expires_at: Date;
+  owner_id: string | null;
+  claim_id: string | null;
+  owner_alive: boolean;
+}
+
 export async function claimIdempotencyKey(
   db: Db,
   scope: Scope & { operation: string; requestHash: string },
   now: Date,
+  claimant: Claimant,
 ): Promise<Claim> {
   const fresh = {
     merchant_id: scope.merchantId,
@@ -32,50 +62,91 @@ export async function claimIdempotencyKey(
     state: 'in_flight',
     created_at: now,
     expires_at: new Date(now.getTime() + REPLAY_WINDOW_MS),
+    owner_id: claimant.ownerId,
+    claim_id: claimant.claimId,
   };
+  const where = { merchant_id: scope.merchantId, key: scope.key };
   for (let attempt = 0; attempt < 2; attempt++) {
     const inserted = await db('idempotency_keys')
       .insert(fresh)
       .onConflict(['merchant_id', 'key'])
       .ignore()
       .returning('key')
-      .timeout(STORE_TIMEOUT_MS, { cancel: true });
+      .timeout(STORE_TIMEOUT_MS);
     if (inserted.length) return { kind: 'claimed' };
-    const row = await db('idempotency_keys')
-      .where({ merchant_id: scope.merchantId, key: scope.key })
-      .first()
-      .timeout(STORE_TIMEOUT_MS, { cancel: true });
+    const row = (await db('idempotency_keys as k')
+      .leftJoin('api_processes as p', 'p.id', 'k.owner_id')
+      .where({ 'k.merchant_id': scope.merchantId, 'k.key': scope.key })
+      .first(
+        'k.*',
+        db.raw(`coalesce(p.heartbeat_at > clock_timestamp() - make_interval(secs => ?), false) as owner_alive`, [
+          LEASE_MS / 1000,
+        ]),
+      )
+      .timeout(STORE_TIMEOUT_MS)) as Row | undefined;
     if (!row) continue; // expired and removed meanwhile: claim again
     if (row.expires_at <= now) {
       // Past the replay window the key is free again.
-      await db('idempotency_keys')
-        .where({ merchant_id: scope.merchantId, key: scope.key })
-        .andWhere('expires_at', '<=', now)
-        .delete()
-        .timeout(STORE_TIMEOUT_MS, { cancel: true });
+      await db('idempotency_keys').where(where).andWhere('expires_at', '<=', now).delete().timeout(STORE_TIMEOUT_MS);
       continue;
     }
     if (row.operation !== scope.operation || row.request_hash !== scope.requestHash)
       return { kind: 'conflict', reason: 'mismatch' };
-    if (row.state === 'completed') return { kind: 'replay', status: row.response_status, body: row.response_body };
-    if (now.getTime() - row.created_at.getTime() < ABANDONED_AFTER_MS) return { kind: 'conflict', reason: 'in_flight' };
+    if (row.state === 'completed')
+      return { kind: 'replay', status: row.response_status as number, body: row.response_body as string };
+    if (!isAbandoned(row, now)) return { kind: 'conflict', reason: 'in_flight' };
     const taken = await db('idempotency_keys')
-      .where({ merchant_id: scope.merchantId, key: scope.key, state: 'in_flight', created_at: row.created_at })
-      .update({ created_at: now })
-      .timeout(STORE_TIMEOUT_MS, { cancel: true });
+      .where({ ...where, state: 'in_flight' })
+      .andWhere((q) =>
+        row.claim_id === null
+          ? q.whereNull('claim_id').andWhere('created_at', row.created_at)
+          : q.where('claim_id', row.claim_id),
+      )
+      .update({ created_at: now, owner_id: claimant.ownerId, claim_id: claimant.claimId })
+      .timeout(STORE_TIMEOUT_MS);
     return taken ? { kind: 'claimed' } : { kind: 'conflict', reason: 'in_flight' };
   }
   return { kind: 'conflict', reason: 'in_flight' };
 }
 
-export async function completeIdempotencyKey(db: Db, scope: Scope, status: number, body: string): Promise<void> {
-  await db('idempotency_keys')
-    .where({ merchant_id: scope.merchantId, key: scope.key })
-    .update({ state: 'completed', response_status: status, response_body: body })
-    .timeout(STORE_TIMEOUT_MS, { cancel: true });
+/** An in-flight claim may be taken over when its owner is dead, or it is older than the backstop. */
+function isAbandoned(row: Row, now: Date): boolean {
+  if (row.owner_id !== null && !row.owner_alive) return true;
+  return now.getTime() - row.created_at.getTime() >= ABANDONED_AFTER_MS;
 }
 
-/** Frees a claim whose outcome is unknown (a 5xx), so the caller may retry with the same key. */
-export async function releaseIdempotencyKey(db: Db, scope: Scope): Promise<void> {
-  await db('idempotency_keys').where({ merchant_id: scope.merchantId, key: scope.key, state: 'in_flight' }).delete();
+/** Stores the answer of this claim (nothing when another process has taken the claim over). */
+export async function completeIdempotencyKey(
+  db: Db,
+  scope: Scope,
+  claimId: string,
+  status: number,
+  body: string,
+): Promise<void> {
+  await db('idempotency_keys')
+    .where({ merchant_id: scope.merchantId, key: scope.key, claim_id: claimId })
+    .update({ state: 'completed', response_status: status, response_body: body })
+    .timeout(STORE_TIMEOUT_MS);
+}
+
+/** Frees this claim when its outcome is unknown (a 5xx), so the caller may retry with the same key. */
+export async function releaseIdempotencyKey(db: Db, scope: Scope, claimId: string): Promise<void> {
+  await db('idempotency_keys')
+    .where({ merchant_id: scope.merchantId, key: scope.key, state: 'in_flight', claim_id: claimId })
+    .delete()
+    .timeout(STORE_TIMEOUT_MS);
+}
+
+/** Renews (or re-creates) an API process's lease. */
+export async function renewProcessLease(db: Db, process: { id: string; host: string; pid: number }): Promise<void> {
+  await db('api_processes')
+    .insert({ id: process.id, host: process.host, pid: process.pid, heartbeat_at: db.raw('clock_timestamp()') })
+    .onConflict('id')
+    .merge({ heartbeat_at: db.raw('clock_timestamp()') })
+    .timeout(STORE_TIMEOUT_MS);
+}
+
+/** Ends a lease at once (clean shutdown): whatever claims it still holds are free. */
+export async function endProcessLease(db: Db, id: string): Promise<void> {
+  await db('api_processes').where({ id }).delete().timeout(STORE_TIMEOUT_MS);
 }

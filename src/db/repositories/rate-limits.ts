@@ -1,0 +1,52 @@
+import type { Db } from '../knex';
+
+/** What a shared bucket answered: whether the request may go, and the tokens left after it. */
+export interface SharedBucketState {
+  allowed: boolean;
+  tokens: number;
+}
+
+// The bucket refilled up to now (the app's clock, passed in: a clock behind the row counts as 0).
+const REFILLED = `least(excluded.burst, b.tokens + greatest(0, excluded.updated_ms - b.updated_ms) / 1000.0 * excluded.rate_per_second)`;
+
+/**
+ * Takes one token from the bucket `key`, in one atomic statement (the row lock of the upsert
+ * serialises concurrent takers across every API process): a missing bucket is full.
+ */
+export async function takeSharedToken(
+  db: Db,
+  bucket: { key: string; burst: number; ratePerSecond: number; nowMs: number },
+  timeoutMs: number,
+): Promise<SharedBucketState> {
+  const result = await db
+    .raw(
+      `insert into rate_limit_buckets as b (key, tokens, burst, rate_per_second, updated_ms, allowed)
+       values (?, ?, ?, ?, ?, true)
+       on conflict (key) do update set
+         tokens = case when ${REFILLED} >= 1 then ${REFILLED} - 1 else ${REFILLED} end,
+         allowed = ${REFILLED} >= 1,
+         burst = excluded.burst,
+         rate_per_second = excluded.rate_per_second,
+         updated_ms = greatest(b.updated_ms, excluded.updated_ms)
+       returning tokens, allowed`,
+      [bucket.key, bucket.burst - 1, bucket.burst, bucket.ratePerSecond, Math.round(bucket.nowMs)],
+    )
+    .timeout(timeoutMs);
+  const row = (result as { rows: Array<{ tokens: number; allowed: boolean }> }).rows[0];
+  if (!row) throw new Error('rate limit bucket not returned');
+  return { allowed: row.allowed, tokens: row.tokens };
+}
+
+/** Removes buckets that have refilled completely (a missing bucket is a full one). */
+export async function purgeFullBuckets(db: Db, nowMs: number, batch: number): Promise<number> {
+  return db('rate_limit_buckets')
+    .whereIn(
+      'key',
+      db('rate_limit_buckets')
+        .select('key')
+        .where('updated_ms', '<', nowMs - 60_000)
+        .andWhereRaw('updated_ms + (burst - tokens) / rate_per_second * 1000 < ?', [nowMs])
+        .limit(batch),
+    )
+    .delete();
+}

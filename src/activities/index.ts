@@ -4,6 +4,8 @@ import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
 import { createMailer, type Mailer } from './mailer';
 import { createOrderActivities } from './orders';
+import { createProcessorActivities } from './processor';
+import { createRefundActivities } from './refunds';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 
 export interface ActivityDeps {
@@ -22,6 +24,8 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createOrderActivities(deps),
+    ...createProcessorActivities(deps),
+    ...createRefundActivities(deps),
     ...createWebhookActivities(deps),
   };
 }

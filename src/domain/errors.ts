@@ -237,6 +237,12 @@ export const ERROR_CATALOGUE = {
     message: 'The capture amount exceeds the authorized amount.',
     retry: 'no',
   },
+  order_busy: {
+    id: '409009',
+    status: 409,
+    message: 'Another command on this order is still running. Retry shortly (with the same idempotencyKey).',
+    retry: 'backoff',
+  },
   application_transition_not_allowed: {
     id: '409020',
     status: 409,
@@ -279,6 +285,13 @@ export const ERROR_CATALOGUE = {
     status: 503,
     message: 'Rescue is unavailable for this transaction. Fall back to the original decline; do not retry.',
     retry: 'no',
+  },
+  order_temporarily_unavailable: {
+    id: '503010',
+    status: 503,
+    message:
+      'The order could not be decided in time (a dependency did not answer); nothing was decided. Retry after the Retry-After period with the same idempotencyKey.',
+    retry: 'retry-after',
   },
 } as const satisfies Record<string, ErrorDefinition>;
 

@@ -5,9 +5,10 @@ export {
   captureUpdate,
   challengeUpdate,
   evaluateUpdate,
+  type OrderCommand,
   orderStateQuery,
   orderWorkflow,
-  refundUpdate,
 } from './order';
+export { refundWorkflow } from './refund';
 export { type RescueWindowInput, rescueWindowWorkflow } from './rescue-window';
 export { type WebhookDeliveryInput, webhookDeliveryWorkflow } from './webhook-delivery';

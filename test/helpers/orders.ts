@@ -3,10 +3,10 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../src/db/knex';
 import { vaultCard } from '../../src/db/repositories/card-vault';
 import { listOrderEvents } from '../../src/db/repositories/events';
-import { orderWorkflowId } from '../../src/db/repositories/orders';
 import { checkCardNumber } from '../../src/domain/cards';
 import { DEFAULT_MERCHANT_SETTINGS, type MerchantSettings } from '../../src/domain/merchant-settings';
 import type { EvaluateInput, EvaluateResult } from '../../src/domain/orders/contracts';
+import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import type { VaultKey } from '../../src/domain/vault-cipher';
 import { evaluateUpdate, orderWorkflow } from '../../src/workflows';
 

@@ -3,10 +3,9 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { ApiError } from '../../domain/errors';
-import type { ChallengeResult } from '../../domain/orders/contracts';
 import { ORDER_STATUS } from '../../domain/orders/status';
+import { CLOSED, type OrderClient } from '../../orders/order-client';
 import { challengeUpdate } from '../../workflows';
-import { CLOSED, type OrderWorkflows } from '../order-workflows';
 import { parseInput } from './../validation';
 import { refusal } from './orders';
 
@@ -18,7 +17,7 @@ const params = z.object({ orderSessionKey: z.uuid(), result: z.enum(['attempted'
  * and the orderSessionKey (returned by evaluate, unguessable) is what authorizes it, for that one
  * order only. Passed leads to the charge (order.completed), failed to a decline.
  */
-export function challengeRoutes(deps: { db: Db; workflows: OrderWorkflows; rateLimit: Middleware }): Router {
+export function challengeRoutes(deps: { db: Db; workflows: OrderClient; rateLimit: Middleware }): Router {
   const router = new Router();
   router.post('/v1/challenges/:orderSessionKey/:result', async (ctx) => {
     const { orderSessionKey, result } = parseInput(params, ctx.params);
@@ -26,7 +25,7 @@ export function challengeRoutes(deps: { db: Db; workflows: OrderWorkflows; rateL
     if (!order) throw new ApiError('order_not_found');
     ctx.state.merchantId = order.merchant_id;
     await deps.rateLimit(ctx, async () => {
-      const answer = await deps.workflows.command<ChallengeResult>(order.workflow_id, challengeUpdate, [{ result }]);
+      const answer = await deps.workflows.command(order.workflow_id, challengeUpdate, { result });
       if (answer === CLOSED) throw refusal('not_in_challenge', order.status_name);
       if (answer.kind === 'refused') throw refusal(answer.reason, answer.status);
       ctx.body = {

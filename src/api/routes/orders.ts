@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
@@ -11,28 +11,23 @@ import {
   findMerchantOrderByExternalId,
   type OrderRow,
   orderView,
-  orderWorkflowId,
 } from '../../db/repositories/orders';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
+import { derivedUuid } from '../../domain/ids';
 import { majorToMinor } from '../../domain/money';
-import type {
-  CancelResult,
-  CaptureResult,
-  CommandRefusal,
-  EvaluateInput,
-  RefundResult,
-} from '../../domain/orders/contracts';
+import type { CommandRefusal, EvaluateInput } from '../../domain/orders/contracts';
 import { evaluateRequest } from '../../domain/orders/evaluate-request';
 import { ORDER_STATUS, type OrderStatusName, outcomeForStatus } from '../../domain/orders/status';
+import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import { cardFingerprints, type VaultKey } from '../../domain/vault-cipher';
 import type { Logger } from '../../logger';
-import { cancelUpdate, captureUpdate, refundUpdate } from '../../workflows';
+import { CLOSED, type OrderClient } from '../../orders/order-client';
+import { cancelUpdate, captureUpdate } from '../../workflows';
 import { payingMerchant } from '../access';
 import { checkCardForVault } from '../card-checks';
 import { type Answer, idempotent } from '../idempotency';
 import { principalOf } from '../middleware/authenticate';
-import { CLOSED, type OrderWorkflows } from '../order-workflows';
 import { parseInput } from '../validation';
 
 const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
@@ -67,7 +62,7 @@ export interface OrderRouteDeps {
   logger: Logger;
   environment: Environment;
   vaultKeys: VaultKey[];
-  workflows: OrderWorkflows;
+  workflows: OrderClient;
   rateLimit: Middleware;
 }
 
@@ -244,9 +239,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
       { merchantId, operation: 'capture', key: body.idempotencyKey, request: body },
       async () => {
         const order = await visibleOrder(ctx, body.orderId);
-        const result = await deps.workflows.command<CaptureResult>(order.workflow_id, captureUpdate, [
-          { amount: body.amount ?? null },
-        ]);
+        const result = await deps.workflows.command(order.workflow_id, captureUpdate, { amount: body.amount ?? null });
         if (result === CLOSED) throw refusal('not_capturable', order.status_name);
         if (result.kind === 'refused') throw refusal(result.reason, result.status);
         const updated = (await findMerchantOrder(db, merchantId, order.id)) as OrderRow;
@@ -270,7 +263,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
       deps,
       { merchantId, operation: `cancel:${order?.id ?? workflowId()}`, key: body.idempotencyKey, request: body },
       async () => {
-        const result = await deps.workflows.command<CancelResult>(workflowId(order), cancelUpdate, [{ via }]);
+        const result = await deps.workflows.command(workflowId(order), cancelUpdate, { via });
         if (result === CLOSED) {
           const settled = await find();
           if (!settled) throw new ApiError('order_not_found');
@@ -327,10 +320,17 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
       deps,
       { merchantId, operation: `refund:${order.id}`, key: body.idempotencyKey, request: body },
       async () => {
-        const result = await deps.workflows.command<RefundResult>(order.workflow_id, refundUpdate, [
-          { amount, idempotencyKey: body.idempotencyKey ?? null, transactionId: randomUUID() },
-        ]);
-        if (result === CLOSED) return closedOrderRefund(order.id, merchantId, partial, body.idempotencyKey);
+        // The refund's id is a function of the refund: the full refund of this order, or this
+        // order's partial refund under this idempotencyKey. Asked twice, it is one refund.
+        const key = body.idempotencyKey ?? null;
+        const result = await deps.workflows.refund({
+          refundId: derivedUuid('refund', order.id, partial ? `partial:${key}` : 'full'),
+          orderId: order.id,
+          merchantId,
+          kind: partial ? 'partial' : 'full',
+          amount,
+          idempotencyKey: key,
+        });
         if (result.kind === 'refused') throw refusal(result.reason, result.status);
         return {
           status: 200,
@@ -339,26 +339,6 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
       },
     );
   });
-
-  async function closedOrderRefund(
-    orderId: string,
-    merchantId: string,
-    partial: boolean,
-    key: string | undefined,
-  ): Promise<Answer> {
-    const order = (await findMerchantOrder(db, merchantId, orderId)) as OrderRow;
-    const previous = await db('refunds')
-      .where({ order_id: orderId })
-      .andWhere((q) =>
-        partial ? q.where({ idempotency_key: key ?? null, kind: 'partial' }) : q.where({ kind: 'full' }),
-      )
-      .first();
-    if (!previous) throw refusal('not_refundable', order.status_name);
-    return {
-      status: 200,
-      body: refundView(order, previous.id, previous.amount, order.refunded_amount, order.status_name),
-    };
-  }
 
   function refundView(
     order: OrderRow,

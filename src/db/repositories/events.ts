@@ -21,7 +21,11 @@ export interface EventRow {
  * so none is lost and none is announced for a change that did not happen. Delivery reads it.
  * Inserting an event twice (an activity retry) is harmless: its id is fixed by the workflow.
  */
-export async function insertOrderEvents(trx: Db, state: OrderState, events: OrderEvent[]): Promise<void> {
+export async function insertOrderEvents(
+  trx: Db,
+  state: Pick<OrderState, 'orderId' | 'merchantId' | 'partnerId' | 'externalOrderId' | 'confirmationId' | 'isTestMode'>,
+  events: OrderEvent[],
+): Promise<void> {
   if (events.length === 0) return;
   await trx('events')
     .insert(

@@ -1,16 +1,15 @@
+import { derivedUuid } from '../../domain/ids';
 import type { PersistOrderInput } from '../../domain/orders/contracts';
 import { ORDER_STATUS, type OrderStatusName } from '../../domain/orders/status';
+import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Db } from '../knex';
 import { insertOrderEvents } from './events';
 
-export function orderWorkflowId(merchantId: string, externalOrderId: string): string {
-  return `order:${merchantId}:${externalOrderId}`;
-}
-
 /**
- * Writes one transition of an order durably: the state, the transition row, the events and any
- * refund, in one transaction. Idempotent: a retried write of the same version changes nothing,
- * and an older version never overwrites a newer one.
+ * Writes one transition of an order durably: the state, the transition row and the events, in
+ * one transaction. Idempotent: a re-run of the same version rewrites the same row and events (ids
+ * derived from order, version and position), and an older version never overwrites a newer one.
+ * `refunded_amount` is owned by the refunds ledger (src/db/repositories/refunds.ts), never written here.
  */
 export async function persistOrder(db: Db, input: PersistOrderInput): Promise<void> {
   const s = input.state;
@@ -58,8 +57,8 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
       cancelled_at: s.cancelledAtUtc,
       expired_at: s.expiredAtUtc,
     };
-    const { id: _id, merchant_id: _m, external_order_id: _e, created_at: _c, ...mutable } = row;
-    await trx('orders').insert(row).onConflict('id').merge(mutable).where('orders.version', '<', s.version);
+    const { id: _id, merchant_id: _m, external_order_id: _e, created_at: _c, refunded_amount: _r, ...mutable } = row;
+    await trx('orders').insert(row).onConflict('id').merge(mutable).where('orders.version', '<=', s.version);
     if (input.transition) {
       await trx('order_transitions')
         .insert({
@@ -73,22 +72,14 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
         .onConflict(['order_id', 'version'])
         .ignore();
     }
-    if (input.refund) {
-      await trx('refunds')
-        .insert({
-          id: input.refund.transactionId,
-          order_id: s.orderId,
-          amount: input.refund.amount,
-          currency: s.currency,
-          kind: input.refund.kind,
-          idempotency_key: input.refund.idempotencyKey,
-          processor_reference: input.refund.processorReference,
-          created_at: s.updatedAtUtc,
-        })
-        .onConflict('id')
-        .ignore();
-    }
-    await insertOrderEvents(trx, s, input.events);
+    await insertOrderEvents(
+      trx,
+      s,
+      input.events.map((e, position) => ({
+        id: derivedUuid('event', s.orderId, String(s.version), String(position), e.name),
+        ...e,
+      })),
+    );
   });
 }
 

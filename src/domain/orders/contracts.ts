@@ -64,12 +64,19 @@ export type CancelResult = { kind: 'cancelled'; status: 'Cancelled' } | CommandR
 export type ChallengeReport = 'attempted' | 'passed' | 'failed';
 export type ChallengeResult = { kind: 'recorded'; status: OrderStatusName; outcome: Outcome | null } | CommandRefusal;
 
-export interface RefundInput {
+/**
+ * A refund as the refund workflow runs it (src/workflows/refund.ts). `refundId` is derived from
+ * the refund itself (order + idempotencyKey, or order + "full"), so the same refund asked twice is
+ * one ledger row, one processor call (its idempotency key) and one order.refunded.
+ */
+export interface RefundRequest {
+  refundId: string;
+  orderId: string;
+  merchantId: string;
+  kind: 'full' | 'partial';
   /** Minor units; null means "the whole captured amount not yet refunded" (a full refund). */
   amount: number | null;
   idempotencyKey: string | null;
-  /** Assigned by the API so a retried update answers with the same transaction. */
-  transactionId: string;
 }
 export type RefundResult =
   | {
@@ -124,18 +131,14 @@ export interface OrderState {
   expiredAtUtc: string | null;
 }
 
-/** One durable write of the read model: the state, its transition and its events, together. */
+/**
+ * One durable write of the read model: the state, its transition and its events, together. Event
+ * ids are derived from (order, version, position) by the activity, so a re-run writes the same rows.
+ */
 export interface PersistOrderInput {
   state: OrderState;
   transition: { from: OrderStatusName | null; to: OrderStatusName; reason: string } | null;
-  events: OrderEvent[];
-  refund?: {
-    transactionId: string;
-    amount: number;
-    idempotencyKey: string | null;
-    kind: 'full' | 'partial';
-    processorReference: string;
-  };
+  events: Array<Omit<OrderEvent, 'id'>>;
 }
 
 export interface ScoreInput {
@@ -160,6 +163,8 @@ export interface ScoreResult {
 }
 
 export interface ChargeInput {
+  /** The processor's idempotency key: `{orderId}:charge:{attempt}`, the same on every re-run. */
+  idempotencyKey: string;
   merchantId: string;
   cardToken: string;
   amount: number;

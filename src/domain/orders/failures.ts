@@ -1,0 +1,16 @@
+/**
+ * Failure types that cross between activities, workflows and the API (ApplicationFailure.type).
+ * Plain strings so workflow code can name them without importing activity code.
+ */
+export const FAILURE = {
+  /** Our database did not answer: retried; a caller waiting is told 503 with Retry-After. */
+  storeUnavailable: 'StoreUnavailable',
+  /** Our database refused the write itself (bad data): never retried, the command fails. */
+  persistenceRejected: 'PersistenceRejected',
+  /** An order command arrived while another one on the same order was running: try again. */
+  orderBusy: 'OrderBusy',
+  /** A command for an order whose first evaluate has not been decided yet. */
+  orderNotEvaluated: 'OrderNotEvaluated',
+  /** A step a caller was waiting on could not finish in time; nothing was decided: try again. */
+  temporarilyUnavailable: 'TemporarilyUnavailable',
+} as const;

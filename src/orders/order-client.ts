@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Client,
+  isGrpcServiceError,
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
+import { ApplicationFailure, type UpdateDefinition, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ApiError } from '../domain/errors';
+import type { EvaluateInput, EvaluateResult, RefundRequest, RefundResult } from '../domain/orders/contracts';
+import { FAILURE } from '../domain/orders/failures';
+import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids';
+import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
+import { evaluateUpdate, orderWorkflow, refundWorkflow } from '../workflows';
+
+/** The order's workflow has closed (or never existed): the caller answers from the read model. */
+export const CLOSED = Symbol('closed');
+
+const busy = () => new ApiError('order_busy');
+const temporarilyUnavailable = () => new ApiError('order_temporarily_unavailable', { headers: { 'Retry-After': '1' } });
+
+export interface OrderClientOptions {
+  /** How long a call waits for the workflow (including busy retries) before answering. */
+  deadlineMs?: number;
+}
+
+/** gRPC status codes (google.rpc.Code) the client tells apart. */
+const GrpcStatus = { DEADLINE_EXCEEDED: 4, NOT_FOUND: 5 } as const;
+
+/**
+ * How long the API waits on a workflow before answering 503 (retry with the same key): long enough
+ * to ride out a worker restart, shorter than a merchant's HTTP timeout (commonly 30-60 s).
+ */
+export const DEFAULT_DEADLINE_MS = 20_000;
+
+const BUSY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
+
+/**
+ * How the API reaches the order and refund workflows (and nothing else does): Update-With-Start
+ * for evaluate, Updates for the commands, one refund workflow per refund. The API never decides
+ * an outcome; it relays the workflow's. An order admits one command at a time: a busy order is
+ * retried with backoff until the deadline, then answered 409 order_busy. A call the workflow
+ * cannot answer in time (no worker, a dependency down) is 503 order_temporarily_unavailable,
+ * never a hang: the idempotency claim is then released, so the same request may be retried.
+ */
+export class OrderClient {
+  private readonly deadlineMs: number;
+
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    options: OrderClientOptions = {},
+  ) {
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  }
+
+  /**
+   * Starts the order's workflow if it is not running and sends it the evaluate. A running one
+   * gets a further evaluate; a closed one is never restarted (one externalOrderId, one order).
+   */
+  async evaluate(
+    owner: { merchantId: string; partnerId: string; isTestMode: boolean },
+    externalOrderId: string,
+    input: EvaluateInput,
+  ): Promise<EvaluateResult | typeof CLOSED> {
+    const workflowId = orderWorkflowId(owner.merchantId, externalOrderId);
+    const startArgs = {
+      orderId: randomUUID(),
+      orderSessionKey: randomUUID(),
+      merchantId: owner.merchantId,
+      partnerId: owner.partnerId,
+      externalOrderId,
+      isTestMode: owner.isTestMode,
+    };
+    return this.withBusyRetries(() => {
+      const start = new WithStartWorkflowOperation(orderWorkflow, {
+        workflowId,
+        taskQueue: this.taskQueue,
+        args: [startArgs],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        searchAttributes: {
+          [SEARCH_ATTRIBUTES.merchantId.name]: [owner.merchantId],
+          [SEARCH_ATTRIBUTES.externalOrderId.name]: [externalOrderId],
+          [SEARCH_ATTRIBUTES.flow.name]: [input.flow],
+          [SEARCH_ATTRIBUTES.testMode.name]: [owner.isTestMode],
+        },
+      });
+      return this.client.workflow.executeUpdateWithStart(evaluateUpdate, {
+        args: [input],
+        startWorkflowOperation: start,
+      });
+    });
+  }
+
+  /** Sends a command (capture, cancel, challenge) to an order's workflow. */
+  async command<Ret, Arg>(
+    workflowId: string,
+    update: UpdateDefinition<Ret, [Arg], string>,
+    arg: Arg,
+  ): Promise<Ret | typeof CLOSED> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    return this.withBusyRetries(() => handle.executeUpdate(update, { args: [arg] }));
+  }
+
+  /** Runs one refund to its end (or attaches to the same refund already running). */
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const workflowId = refundWorkflowId(
+      request.orderId,
+      request.kind === 'full' ? { kind: 'full' } : { kind: 'partial', idempotencyKey: request.idempotencyKey ?? '' },
+    );
+    return this.withDeadline(async () => {
+      const handle = await this.client.workflow.start(refundWorkflow, {
+        workflowId,
+        taskQueue: this.taskQueue,
+        args: [request],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+      return handle.result();
+    });
+  }
+
+  private async withDeadline<T>(call: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.deadlineMs;
+    try {
+      return await this.client.connection.withDeadline(deadline, call);
+    } catch (err) {
+      if (isDeadlineExceeded(err)) throw temporarilyUnavailable();
+      throw err;
+    }
+  }
+
+  private async withBusyRetries<T>(call: () => Promise<T>): Promise<T | typeof CLOSED> {
+    const deadline = Date.now() + this.deadlineMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.client.connection.withDeadline(deadline, call);
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError || isClosed(err)) return CLOSED;
+        if (isDeadlineExceeded(err)) throw temporarilyUnavailable();
+        const type = failureType(err);
+        if (type === FAILURE.temporarilyUnavailable || type === FAILURE.storeUnavailable)
+          throw temporarilyUnavailable();
+        if (type === FAILURE.orderNotEvaluated) throw new ApiError('order_not_found');
+        if (type !== FAILURE.orderBusy) throw err;
+        const pause =
+          (BUSY_BACKOFF_MS[Math.min(attempt, BUSY_BACKOFF_MS.length - 1)] as number) * (0.5 + Math.random());
+        if (Date.now() + pause >= deadline) throw busy();
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+}
+
+/** The ApplicationFailure type an update failed with (validator or handler), if any. */
+function failureType(err: unknown): string | undefined {
+  if (!(err instanceof WorkflowUpdateFailedError)) return undefined;
+  return err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+}
+
+function isDeadlineExceeded(err: unknown): boolean {
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if (isGrpcServiceError(e) && e.code === GrpcStatus.DEADLINE_EXCEEDED) return true;
+  }
+  return false;
+}
+
+/** The workflow is closed or was never started: by gRPC status, not by message text. */
+function isClosed(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if (e instanceof WorkflowNotFoundError) return true;
+    if (isGrpcServiceError(e) && e.code === GrpcStatus.NOT_FOUND) return true;
+  }
+  return false;
+}

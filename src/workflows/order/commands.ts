@@ -1,0 +1,74 @@
+import type {
+  CancelInput,
+  CancelResult,
+  CaptureResult,
+  ChallengeReport,
+  ChallengeResult,
+  CommandRefusal,
+} from '../../domain/orders/contracts';
+import { isCancellable } from '../../domain/orders/status';
+import { processorWhileWaiting } from './activities';
+import type { Order } from './order';
+import { approve, captureAuthorized, charge, expire, voidAuthorization } from './steps';
+
+/** The merchant's commands on an evaluated order (each runs alone: see Order.exclusive). */
+
+const refused = (order: Order, reason: CommandRefusal['reason']): CommandRefusal => ({
+  kind: 'refused',
+  reason,
+  status: order.state.status,
+});
+
+export async function capture(order: Order, amount: number | null): Promise<CaptureResult> {
+  const s = order.state;
+  if (s.status !== 'Capturerequired') return refused(order, 'not_capturable');
+  if (Date.now() >= order.captureBefore().getTime()) {
+    await expire(order, 'capture window closed');
+    return refused(order, 'not_capturable');
+  }
+  const toCapture = amount ?? s.authorizedAmount;
+  if (toCapture > s.authorizedAmount) return refused(order, 'capture_exceeds_authorized');
+  await captureAuthorized(order, toCapture, 'captured');
+  return { kind: 'captured', status: order.state.status, capturedAmount: toCapture };
+}
+
+/** Cancel and external-cancel: one operation on one order; a repeat is a no-op. */
+export async function cancel(order: Order, { via }: CancelInput): Promise<CancelResult> {
+  const s = order.state;
+  if (s.status === 'Cancelled' && s.cancelledAtUtc) return { kind: 'cancelled', status: 'Cancelled' };
+  if (!isCancellable(s.flow, s.status)) return refused(order, 'not_cancellable');
+  // A void: stops a rescue not yet captured. It never reverses a settled charge (refund does).
+  await voidAuthorization(order);
+  await order.commit(
+    { status: 'Cancelled', cancelledAtUtc: new Date().toISOString() },
+    `cancelled by the merchant (${via})`,
+    [{ name: 'order.cancelled', data: null }],
+  );
+  return { kind: 'cancelled', status: 'Cancelled' };
+}
+
+/** The challenge component reports what the cardholder did; a pass leads to the charge. */
+export async function challenge(order: Order, result: ChallengeReport): Promise<ChallengeResult> {
+  if (order.state.status !== 'Onhold') return refused(order, 'not_in_challenge');
+  const at = new Date().toISOString();
+  if (result === 'attempted') {
+    order.challengeAttempts += 1;
+    await order.commit({}, 'challenge attempted', [
+      { name: 'challenge.attempted', data: { Attempt: order.challengeAttempts, AttemptedAt: at } },
+    ]);
+  } else if (result === 'failed') {
+    await order.commit({ status: 'Declined', outcome: 'DECLINED' }, 'challenge failed', [
+      { name: 'challenge.failed', data: { FailedAt: at } },
+    ]);
+  } else {
+    await order.commit({}, 'challenge passed', [{ name: 'challenge.passed', data: { PassedAt: at } }]);
+    const charged = await charge(order, processorWhileWaiting, true);
+    if (charged.result === 'approved') await approve(order, charged.authorizationId, 'approved after the challenge');
+    else
+      await order.commit(
+        { status: 'Declined', outcome: 'DECLINED' },
+        `processor ${charged.result} after the challenge`,
+      );
+  }
+  return { kind: 'recorded', status: order.state.status, outcome: order.state.outcome };
+}

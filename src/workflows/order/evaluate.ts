@@ -1,0 +1,160 @@
+import * as wf from '@temporalio/workflow';
+import type { EvaluateInput, EvaluateResult, OrderState } from '../../domain/orders/contracts';
+import { FAILURE } from '../../domain/orders/failures';
+import { type Outcome, outcomeForStatus } from '../../domain/orders/status';
+import { processorWhileWaiting, storeWhileWaiting } from './activities';
+import type { Order } from './order';
+import { approve, captureAuthorized, charge, expire } from './steps';
+
+/** How long a CIT challenge waits for the cardholder before the order is cancelled. */
+export const CHALLENGE_TIMEOUT_MS = 15 * 60_000;
+const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
+
+function answer(order: Order, outcome: Outcome): EvaluateResult {
+  const s = order.state;
+  return { kind: 'answer', orderId: s.orderId, orderSessionKey: s.orderSessionKey, outcome, status: s.status };
+}
+
+/** End of the MIT rescue window: expiryDateUtc, else the merchant's default, never past 21 days. */
+function windowEnd(input: EvaluateInput): Date {
+  const declinedAt = Date.parse(input.declinedAtUtc);
+  const hours = input.flow === 'SYNC_MIT' ? input.settings.syncMitWindowHours : input.settings.defaultExpiryHours;
+  const configured = input.expiryDateUtc ? Date.parse(input.expiryDateUtc) : declinedAt + hours * 3_600_000;
+  return new Date(Math.min(configured, declinedAt + MAX_RESCUE_WINDOW_MS));
+}
+
+function draftOf(order: Order, input: EvaluateInput, at: Date): OrderState {
+  return {
+    version: 0,
+    ...order.start,
+    flow: input.flow,
+    transactionType: input.transactionType,
+    isMIT: input.isMIT,
+    isRecurring: input.isRecurring,
+    status: 'Draft',
+    outcome: null,
+    amount: input.amount,
+    currency: input.currency,
+    authorizedAmount: 0,
+    capturedAmount: 0,
+    refundedAmount: 0,
+    card: input.card,
+    senseKey: input.senseKey,
+    responseCode: input.responseCode,
+    attemptCount: input.attemptCount,
+    serviceAttempts: 0,
+    declinedAtUtc: input.declinedAtUtc,
+    windowEndsAtUtc: input.flow === 'CIT' ? null : windowEnd(input).toISOString(),
+    captureBeforeUtc: null,
+    confirmationId: null,
+    authorizationId: null,
+    score: null,
+    reasons: [],
+    deviceSignalsUsed: false,
+    createdAtUtc: at.toISOString(),
+    updatedAtUtc: at.toISOString(),
+    completedAtUtc: null,
+    cancelledAtUtc: null,
+    expiredAtUtc: null,
+  };
+}
+
+/**
+ * The first evaluate decides the order. When a step it waits on cannot finish (our database or the
+ * processor not answering in time) nothing is kept: the order stays unevaluated and the caller is
+ * told to retry, which starts over with the same processor idempotency key.
+ */
+export async function firstEvaluate(order: Order, input: EvaluateInput): Promise<EvaluateResult> {
+  const at = new Date();
+  order.begin(draftOf(order, input, at), input);
+  try {
+    return await decide(order, input, at);
+  } catch (err) {
+    if (!order.evaluated) order.abandonDraft();
+    if (wf.isCancellation(err) || err instanceof wf.ApplicationFailure) throw err;
+    throw wf.ApplicationFailure.create({
+      type: FAILURE.temporarilyUnavailable,
+      message: 'the evaluate could not be decided in time; nothing was decided, try again',
+      nonRetryable: true,
+    });
+  }
+}
+
+async function decide(order: Order, input: EvaluateInput, at: Date): Promise<EvaluateResult> {
+  const s = order.state;
+  if (input.flow === 'SYNC_MIT' && at.getTime() >= order.windowEnd().getTime()) {
+    await order.commit(
+      { status: 'Declined', outcome: 'DECLINED', reasons: ['rescue_window_closed'] },
+      'window closed before evaluate',
+    );
+    return answer(order, 'DECLINED');
+  }
+
+  const scored = await storeWhileWaiting.scoreTransaction({
+    merchantId: s.merchantId,
+    flow: s.flow,
+    amount: s.amount,
+    currency: s.currency,
+    responseCode: s.responseCode,
+    attemptCount: s.attemptCount,
+    isMIT: s.isMIT,
+    isRecurring: s.isRecurring,
+    bin: s.card.bin,
+    senseKey: s.senseKey,
+    externalOrderId: s.externalOrderId,
+  });
+  const scoring = { score: scored.score, reasons: scored.reasons, deviceSignalsUsed: scored.deviceSignalsUsed };
+  if (scored.decision === 'decline') {
+    await order.commit({ ...scoring, status: 'Declined', outcome: 'DECLINED' }, 'declined by scoring');
+    return answer(order, 'DECLINED');
+  }
+  Object.assign(s, scoring);
+
+  if (input.flow === 'ASYNC_MIT') {
+    // Durably accepted: the rescue runs on (runAsyncRetries) and reports by webhook.
+    await order.commit({ status: 'Processing', outcome: 'SUBMITTED' }, 'async MIT accepted');
+    return answer(order, 'SUBMITTED');
+  }
+
+  const result = await charge(order, processorWhileWaiting);
+  switch (result.result) {
+    case 'approved':
+      await approve(order, result.authorizationId, 'approved by the processor');
+      return answer(order, outcomeForStatus(order.state.status));
+    case 'challenge_required':
+      await order.commit({ status: 'Onhold', outcome: 'CHALLENGE' }, 'cardholder challenge required', [
+        {
+          name: 'challenge.presented',
+          data: { ExpiresAt: new Date(at.getTime() + CHALLENGE_TIMEOUT_MS).toISOString() },
+        },
+      ]);
+      return answer(order, 'CHALLENGE');
+    case 'unavailable':
+      await order.commit({ status: 'Problem' }, 'processor unavailable');
+      return { kind: 'rescue_unavailable', orderId: s.orderId };
+    default:
+      await order.commit(
+        { status: 'Declined', outcome: 'DECLINED', responseCode: result.code },
+        `processor ${result.result} ${result.code}`,
+      );
+      return answer(order, 'DECLINED');
+  }
+}
+
+/** A further evaluate answers from the state; on a Sync MIT order awaiting capture it captures. */
+export async function furtherEvaluate(order: Order): Promise<EvaluateResult> {
+  const s = order.state;
+  if (s.flow === 'SYNC_MIT') {
+    if (Date.now() >= order.windowEnd().getTime()) {
+      // Hard cutoff, no grace: even a rescued order awaiting capture cannot complete late.
+      if (s.status === 'Capturerequired') await expire(order, 'sync MIT window closed');
+      return answer(order, 'DECLINED');
+    }
+    if (s.status === 'Capturerequired') {
+      await captureAuthorized(order, s.authorizedAmount, 'captured by a further evaluate');
+      return answer(order, 'APPROVED');
+    }
+  }
+  if (s.status === 'Problem') return { kind: 'rescue_unavailable', orderId: s.orderId };
+  return answer(order, outcomeForStatus(s.status));
+}

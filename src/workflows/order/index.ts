@@ -1,0 +1,9 @@
+export {
+  cancelUpdate,
+  captureUpdate,
+  challengeUpdate,
+  evaluateUpdate,
+  type OrderCommand,
+  orderStateQuery,
+} from './messages';
+export { orderWorkflow } from './workflow';

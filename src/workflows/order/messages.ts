@@ -1,0 +1,23 @@
+import * as wf from '@temporalio/workflow';
+import type {
+  CancelInput,
+  CancelResult,
+  CaptureResult,
+  ChallengeReport,
+  ChallengeResult,
+  EvaluateInput,
+  EvaluateResult,
+  OrderState,
+} from '../../domain/orders/contracts';
+
+/**
+ * The order workflow's messages, shared by the workflow and the API (which imports this file,
+ * not the implementation). Refunds are not among them: they run in the refund workflow.
+ */
+export const evaluateUpdate = wf.defineUpdate<EvaluateResult, [EvaluateInput]>('evaluate');
+export const captureUpdate = wf.defineUpdate<CaptureResult, [{ amount: number | null }]>('capture');
+export const cancelUpdate = wf.defineUpdate<CancelResult, [CancelInput]>('cancel');
+export const challengeUpdate = wf.defineUpdate<ChallengeResult, [{ result: ChallengeReport }]>('challenge');
+export const orderStateQuery = wf.defineQuery<OrderState | null>('state');
+
+export type OrderCommand = typeof captureUpdate | typeof cancelUpdate | typeof challengeUpdate;

@@ -1,0 +1,117 @@
+import * as wf from '@temporalio/workflow';
+import type { EvaluateInput, OrderState, OrderWorkflowInput } from '../../domain/orders/contracts';
+import type { OrderEvent, OrderEventName } from '../../domain/orders/events';
+import { FAILURE } from '../../domain/orders/failures';
+import { orderSearchAttributes } from '../search-attributes';
+import { store } from './activities';
+import { canMove } from './transitions';
+
+export interface EventToRecord {
+  name: OrderEventName;
+  data: OrderEvent['data'];
+}
+
+/**
+ * The order entity: all of the workflow's state, and the one way to change it (`commit`). The
+ * state is adopted only after it is durable in Postgres, so a failed write leaves the order as
+ * it was. Commands and the workflow's own timed steps run one at a time (`exclusive`); while one
+ * runs, the order is `busy` and new commands are turned away by the update validators, so a
+ * workflow task never carries two commands whose side effects could interleave.
+ */
+export class Order {
+  /** Null until the first evaluate's outcome is durable. */
+  private current: OrderState | null = null;
+  /** The first evaluate's state while it is being decided (version 0, never persisted as such). */
+  private draft: OrderState | null = null;
+  /** The first evaluate as the API sent it (settings, 3-D Secure data). */
+  evaluation: EvaluateInput | null = null;
+  challengeAttempts = 0;
+  private running: Promise<unknown> = Promise.resolve();
+  private inFlight = 0;
+
+  constructor(readonly start: OrderWorkflowInput) {}
+
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
+  get evaluated(): boolean {
+    return this.current !== null;
+  }
+
+  /** The state, for the query and for reading; throws before the first evaluate is decided. */
+  get state(): OrderState {
+    const s = this.current ?? this.draft;
+    if (!s) throw wf.ApplicationFailure.create({ type: FAILURE.orderNotEvaluated, message: 'order not evaluated yet' });
+    return s;
+  }
+
+  snapshot(): OrderState | null {
+    return this.current;
+  }
+
+  /** The first evaluate's working state. */
+  begin(draft: OrderState, evaluation: EvaluateInput): void {
+    this.draft = draft;
+    this.evaluation = evaluation;
+  }
+
+  /** The first evaluate could not be decided: the order stays unevaluated (a retry starts over). */
+  abandonDraft(): void {
+    this.draft = null;
+    this.evaluation = null;
+  }
+
+  authorizationId(): string {
+    const id = this.state.authorizationId;
+    if (!id) throw wf.ApplicationFailure.nonRetryable(`order in ${this.state.status} has no authorization`);
+    return id;
+  }
+
+  captureBefore(): Date {
+    const at = this.state.captureBeforeUtc;
+    if (!at) throw wf.ApplicationFailure.nonRetryable(`order in ${this.state.status} has no capture deadline`);
+    return new Date(at);
+  }
+
+  windowEnd(): Date {
+    const at = this.state.windowEndsAtUtc;
+    if (!at) throw wf.ApplicationFailure.nonRetryable(`order in ${this.state.status} has no rescue window`);
+    return new Date(at);
+  }
+
+  /** Runs `step` after every step already queued, marking the order busy meanwhile. */
+  exclusive<T>(step: () => Promise<T>): Promise<T> {
+    this.inFlight += 1;
+    const run = this.running.then(step).finally(() => {
+      this.inFlight -= 1;
+    });
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Writes the next state (with its transition and events) to Postgres, then adopts it. A move
+   * outside the transition table throws before anything is written.
+   */
+  async commit(changes: Partial<OrderState>, reason: string, events: EventToRecord[] = []): Promise<void> {
+    const base = this.state;
+    const from = this.current ? base.status : null;
+    const next: OrderState = {
+      ...base,
+      ...changes,
+      version: base.version + 1,
+      updatedAtUtc: new Date().toISOString(),
+    };
+    if (!canMove(from ?? 'Draft', next.status))
+      throw wf.ApplicationFailure.nonRetryable(`order cannot move from ${from ?? 'Draft'} to ${next.status}`);
+    await store.persistOrder({
+      state: next,
+      transition: from === next.status ? null : { from, to: next.status, reason },
+      events: events.map((e) => ({ name: e.name, occurredAt: next.updatedAtUtc, data: e.data })),
+    });
+    this.current = next;
+    this.draft = null;
+    wf.upsertSearchAttributes(orderSearchAttributes(next));
+  }
+}

@@ -1,0 +1,77 @@
+import * as wf from '@temporalio/workflow';
+import { retryTimes } from '../../domain/orders/retry-schedule';
+import type { OrderStatusName } from '../../domain/orders/status';
+import { processor } from './activities';
+import { CHALLENGE_TIMEOUT_MS } from './evaluate';
+import type { Order } from './order';
+import { approve, charge, expire } from './steps';
+
+/**
+ * What the workflow does on its own while an order waits in a status: one phase per waiting
+ * status. Each phase returns only once the status has changed (by a command or by the phase).
+ */
+export type Phase = (order: Order) => Promise<void>;
+
+/** Waits until the status is no longer `status` (true) or `until` passes (false). */
+function leaves(order: Order, status: OrderStatusName, until: Date): Promise<boolean> {
+  return wf.condition(() => order.state.status !== status, Math.max(0, until.getTime() - Date.now()));
+}
+
+/** Async MIT: retries on the card-network-compliant schedule until rescued or the window ends. */
+export const runAsyncRetries: Phase = async (order) => {
+  const windowEnd = order.windowEnd();
+  for (const at of retryTimes(Date.parse(order.state.createdAtUtc), windowEnd.getTime())) {
+    if (await leaves(order, 'Processing', new Date(at))) return; // cancelled meanwhile
+    const done = await order.exclusive(async () => {
+      if (order.state.status !== 'Processing') return true;
+      const result = await charge(order, processor);
+      const attempt = order.state.serviceAttempts;
+      if (result.result === 'approved') {
+        await approve(order, result.authorizationId, `rescued on retry ${attempt}`);
+        return true;
+      }
+      if (result.result === 'hard_decline') {
+        await expire(order, `hard decline ${result.code} on retry ${attempt}: never retried`);
+        return true;
+      }
+      const code = 'code' in result ? result.code : null;
+      await order.commit(
+        { responseCode: code ?? order.state.responseCode },
+        `retry ${attempt}: ${result.result}${code ? ` ${code}` : ''}`,
+      );
+      return false;
+    });
+    if (done) return;
+  }
+  if (await leaves(order, 'Processing', windowEnd)) return;
+  await order.exclusive(async () => {
+    if (order.state.status === 'Processing') await expire(order, 'rescue window ended', windowEnd);
+  });
+};
+
+/** CIT challenge: the cardholder has a while to pass it; then the order is cancelled. */
+export const awaitChallenge: Phase = async (order) => {
+  const deadline = new Date(Date.parse(order.state.updatedAtUtc) + CHALLENGE_TIMEOUT_MS);
+  if (await leaves(order, 'Onhold', deadline)) return;
+  await order.exclusive(async () => {
+    if (order.state.status !== 'Onhold') return;
+    await order.commit({ status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, 'challenge timed out', [
+      { name: 'order.cancelled', data: null },
+    ]);
+  });
+};
+
+/** Authorize flows and Sync MIT: a capture (or further evaluate) must come before the deadline. */
+export const awaitCapture: Phase = async (order) => {
+  const deadline = order.captureBefore();
+  if (await leaves(order, 'Capturerequired', deadline)) return;
+  await order.exclusive(async () => {
+    if (order.state.status !== 'Capturerequired') return;
+    const s = order.state;
+    await expire(
+      order,
+      s.flow === 'SYNC_MIT' ? 'sync MIT window closed uncaptured' : 'capture window lapsed',
+      deadline,
+    );
+  });
+};

@@ -1,0 +1,119 @@
+import * as wf from '@temporalio/workflow';
+import type { ChargeResult } from '../../domain/orders/contracts';
+import { FAILURE } from '../../domain/orders/failures';
+import { processor } from './activities';
+import type { Order } from './order';
+
+/** Steps several flows share: charging, approving, completing and expiring an order. */
+
+type ProcessorApi = typeof processor;
+
+/**
+ * One charge attempt. The attempt number (and so the processor's idempotency key) advances only
+ * when the processor answered; when it did not, the caller is told to try again and the retry
+ * reuses the same key, so the processor returns its first answer instead of charging twice.
+ */
+export async function charge(order: Order, api: ProcessorApi, challengeCompleted = false): Promise<ChargeResult> {
+  const s = order.state;
+  const attempt = s.serviceAttempts + 1;
+  const mode = s.flow === 'SYNC_MIT' || s.transactionType === 'AUTHORIZATION' ? 'authorize' : 'sale';
+  try {
+    const result = await api.processorCharge({
+      idempotencyKey: `${s.orderId}:charge:${attempt}`,
+      merchantId: s.merchantId,
+      cardToken: s.card.token,
+      amount: s.amount,
+      currency: s.currency,
+      mode,
+      flow: s.flow,
+      attempt,
+      threeDSecure: order.evaluation?.threeDSecure ?? null,
+      challengeCompleted,
+    });
+    s.serviceAttempts = attempt;
+    return result;
+  } catch (err) {
+    if (wf.isCancellation(err)) throw err;
+    throw wf.ApplicationFailure.create({
+      type: FAILURE.temporarilyUnavailable,
+      message: 'the charge could not be made in time; nothing was decided, try again',
+      nonRetryable: true,
+    });
+  }
+}
+
+/** A processor approval: completed (sale) or waiting for capture (authorize, Sync MIT). */
+export async function approve(order: Order, authorizationId: string, reason: string): Promise<void> {
+  const s = order.state;
+  const settings = order.evaluation?.settings;
+  if (s.transactionType === 'AUTHORIZATION' || s.flow === 'SYNC_MIT') {
+    const captureBefore =
+      s.flow === 'SYNC_MIT'
+        ? order.windowEnd().toISOString()
+        : new Date(Date.now() + (settings?.captureWindowMinutes ?? 5) * 60_000).toISOString();
+    await order.commit(
+      {
+        status: 'Capturerequired',
+        outcome: 'CAPTUREREQUIRED',
+        authorizationId,
+        authorizedAmount: s.amount,
+        captureBeforeUtc: captureBefore,
+      },
+      reason,
+      [
+        {
+          name: 'order.capturerequired',
+          data: { Amount: s.amount, Currency: s.currency, CaptureBefore: captureBefore },
+        },
+      ],
+    );
+  } else {
+    await complete(order, authorizationId, s.amount, reason);
+  }
+}
+
+export async function complete(order: Order, authorizationId: string, captured: number, reason: string): Promise<void> {
+  const s = order.state;
+  await order.commit(
+    {
+      status: 'Completed',
+      outcome: 'APPROVED',
+      authorizationId,
+      authorizedAmount: Math.max(s.authorizedAmount, captured),
+      capturedAmount: captured,
+      confirmationId: wf.uuid4(),
+      completedAtUtc: new Date().toISOString(),
+    },
+    reason,
+    [{ name: 'order.completed', data: null }],
+  );
+}
+
+/** Captures what was authorized (a capture or a Sync MIT further evaluate), then completes. */
+export async function captureAuthorized(order: Order, amount: number, via: string): Promise<void> {
+  const authorizationId = order.authorizationId();
+  const { captureId } = await processor.processorCapture({
+    idempotencyKey: `${order.state.orderId}:capture`,
+    authorizationId,
+    amount,
+  });
+  await complete(order, authorizationId, amount, `${via} (${captureId})`);
+}
+
+/** Voids an authorization still open (cancel, expiry); nothing to void otherwise. */
+export async function voidAuthorization(order: Order): Promise<void> {
+  const s = order.state;
+  if (s.status === 'Capturerequired' && s.authorizationId)
+    await processor.processorVoid({ idempotencyKey: `${s.orderId}:void`, authorizationId: s.authorizationId });
+}
+
+/**
+ * The rescue could not be made in its window: Cancelled (status 2) with order.expired. `closedAt`
+ * is the end of the window that closed (the timer may fire a moment later).
+ */
+export async function expire(order: Order, reason: string, closedAt: Date = new Date()): Promise<void> {
+  await voidAuthorization(order);
+  await order.commit({ status: 'Cancelled', expiredAtUtc: closedAt.toISOString() }, reason, [
+    { name: 'order.expired', data: null },
+  ]);
+}

@@ -1,0 +1,71 @@
+import * as wf from '@temporalio/workflow';
+import type { OrderWorkflowInput } from '../../domain/orders/contracts';
+import { FAILURE } from '../../domain/orders/failures';
+import type { OrderStatusName } from '../../domain/orders/status';
+import { cancel, capture, challenge } from './commands';
+import { firstEvaluate, furtherEvaluate } from './evaluate';
+import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderStateQuery } from './messages';
+import { Order } from './order';
+import { awaitCapture, awaitChallenge, type Phase, runAsyncRetries } from './phases';
+import { isFinal } from './transitions';
+
+/** The phase that runs while the order waits in each non-final status after its first evaluate. */
+const PHASES: Partial<Record<OrderStatusName, Phase>> = {
+  Processing: runAsyncRetries,
+  Onhold: awaitChallenge,
+  Capturerequired: awaitCapture,
+};
+
+/** How long a started order waits for its first evaluate to be decided. */
+const FIRST_EVALUATE_WAIT = '1 hour';
+
+/**
+ * One workflow per order (id derived from merchant and externalOrderId): the single writer of
+ * the order's state until it settles. Evaluate arrives by Update-With-Start; a further evaluate,
+ * capture, cancel, external-cancel and challenge reports are Updates, admitted one at a time.
+ * The workflow closes as soon as the order is final (completed, cancelled, declined, expired,
+ * problem); refunds run afterwards in the refund workflow, against the refunds ledger.
+ */
+export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status: OrderStatusName }> {
+  const order = new Order(start);
+
+  // Validators turn a command away before it enters the history when the order cannot take it
+  // now; the API retries a busy order briefly, then answers 409.
+  const admit = (needsEvaluated: boolean): void => {
+    if (order.busy)
+      throw wf.ApplicationFailure.create({
+        type: FAILURE.orderBusy,
+        message: 'another command on this order is running',
+      });
+    if (needsEvaluated && !order.evaluated)
+      throw wf.ApplicationFailure.create({ type: FAILURE.orderNotEvaluated, message: 'order not evaluated yet' });
+  };
+
+  wf.setHandler(
+    evaluateUpdate,
+    (input) => order.exclusive(() => (order.evaluated ? furtherEvaluate(order) : firstEvaluate(order, input))),
+    { validator: (_input) => admit(false) },
+  );
+  wf.setHandler(captureUpdate, ({ amount }) => order.exclusive(() => capture(order, amount)), {
+    validator: (_input) => admit(true),
+  });
+  wf.setHandler(cancelUpdate, (input) => order.exclusive(() => cancel(order, input)), {
+    validator: (_input) => admit(true),
+  });
+  wf.setHandler(challengeUpdate, ({ result }) => order.exclusive(() => challenge(order, result)), {
+    validator: (_input) => admit(true),
+  });
+  wf.setHandler(orderStateQuery, () => order.snapshot());
+
+  if (!(await wf.condition(() => order.evaluated, FIRST_EVALUATE_WAIT))) {
+    await wf.condition(wf.allHandlersFinished);
+    return { status: 'Draft' };
+  }
+  for (let status = order.state.status; !isFinal(status); status = order.state.status) {
+    const phase = PHASES[status];
+    if (!phase) throw wf.ApplicationFailure.nonRetryable(`no phase for an evaluated order in ${status}`);
+    await phase(order);
+  }
+  await wf.condition(wf.allHandlersFinished);
+  return { status: order.state.status };
+}

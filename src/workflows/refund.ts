@@ -1,0 +1,56 @@
+import * as wf from '@temporalio/workflow';
+import type { ProcessorActivities } from '../activities/processor';
+import type { RefundActivities } from '../activities/refunds';
+import type { RefundRequest, RefundResult } from '../domain/orders/contracts';
+import { FAILURE } from '../domain/orders/failures';
+
+// The ledger steps touch only our database and are idempotent by the refund id: local activities,
+// retried until Postgres answers (never when it refuses the data itself).
+const ledger = wf.proxyLocalActivities<RefundActivities>({
+  startToCloseTimeout: '10s',
+  retry: {
+    initialInterval: '200ms',
+    backoffCoefficient: 2,
+    maximumInterval: '30s',
+    nonRetryableErrorTypes: [FAILURE.persistenceRejected],
+  },
+});
+// The processor refund moves money: an ordinary activity, keyed by the refund id, retried until it answers.
+const processor = wf.proxyActivities<ProcessorActivities>({
+  startToCloseTimeout: '15s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+/**
+ * One refund of a completed order (id `refund:{orderId}:{idempotencyKey|full}`). The ledger
+ * reserves it under the order row's lock, which is what keeps the refunded total within the
+ * captured amount however many refunds run at once; then the processor refunds, with the refund
+ * id as its idempotency key; then the ledger settles it and writes order.refunded. The same
+ * refund asked again finds its ledger row and answers it (replayed) without acting again.
+ */
+export async function refundWorkflow(request: RefundRequest): Promise<RefundResult> {
+  const reservation = await ledger.reserveRefund(request);
+  if (reservation.kind === 'refused') return { ...reservation, kind: 'refused' };
+  let { refund, order } = reservation;
+  if (refund.state === 'pending') {
+    const { processorReference } = await processor.processorRefund({
+      refundId: refund.id,
+      authorizationId: order.authorizationId,
+      amount: refund.amount,
+    });
+    ({ refund, order } = await ledger.settleRefund({
+      refundId: refund.id,
+      orderId: request.orderId,
+      merchantId: request.merchantId,
+      processorReference,
+    }));
+  }
+  return {
+    kind: 'refunded',
+    transactionId: refund.id,
+    amount: refund.amount,
+    refundedAmount: order.refundedAmount,
+    status: order.status,
+    replayed: reservation.kind === 'existing',
+  };
+}

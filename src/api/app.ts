@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { type Clock, systemClock } from '../domain/clock';
+import { ApiError } from '../domain/errors';
 import { TokenBuckets } from '../domain/token-bucket';
 import { WIDGET_SENSE_KEY_RATE } from '../domain/widget-signals';
 import type { Logger } from '../logger';
@@ -12,10 +13,11 @@ import { payingMerchant } from './access';
 import { guardRoutes } from './guard';
 import { accessLog } from './middleware/access-log';
 import { bearerAuth, principalOf, requireScope } from './middleware/authenticate';
+import { databaseOutageAs503 } from './middleware/database-unavailable';
 import { errorHandler } from './middleware/errors';
 import { InFlight } from './middleware/in-flight';
 import { jsonBody } from './middleware/json-body';
-import { rateLimit } from './middleware/rate-limit';
+import { failureLimit, rateLimit, SharedLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { adminRoutes } from './routes/admin';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -64,19 +66,51 @@ export function createApp(deps: AppDeps): RescueApp {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
+  app.use(databaseOutageAs503(deps.logger)); // Postgres down or frozen: 503 503001, never 500
   app.use(jsonBody({ formPaths: ['/v1/oauth2/token'], ownParserPaths: WIDGET_API_PATHS }));
 
-  const buckets = new TokenBuckets(config.rateLimit.perSecond, config.rateLimit.burst);
+  // Rate limits shared by every API process through Postgres (docs/rate-limits.md).
+  const limits = new SharedLimits(db, deps.logger);
+  const buckets = limits.buckets('merchant', config.rateLimit.perSecond, config.rateLimit.burst);
   const tokenizeLimit = rateLimit(buckets, clock, (ctx) => ctx.state.merchantId as string);
   const paymentsLimit = rateLimit(buckets, clock, (ctx) => payingMerchant(principalOf(ctx.state)));
-  const widgetSiteBuckets = new TokenBuckets(config.widget.rateLimit.perSecond, config.widget.rateLimit.burst);
+  const perIp = config.rateLimit.perIp;
+  const tokenLimits = {
+    perIp: limits.buckets('token-ip', perIp.perSecond, perIp.burst),
+    perClient: limits.buckets(
+      'token-client',
+      config.rateLimit.tokenPerClient.perSecond,
+      config.rateLimit.tokenPerClient.burst,
+    ),
+  };
+  // Health answers when Postgres does not: its per-IP buckets are this process's own.
+  const healthLimit = rateLimit(new TokenBuckets(perIp.perSecond, perIp.burst), clock, (ctx) => ctx.ip);
+  // Failed attempts only: a bad tokenization key, a challenge report for an unknown session key.
+  const failuresFrom = limits.buckets('failures-ip', perIp.perSecond, perIp.burst);
+  app.use(
+    failureLimit(
+      failuresFrom,
+      clock,
+      (ctx) => ctx.ip,
+      (err, ctx) =>
+        err instanceof ApiError &&
+        ((err.errorName === 'invalid_tokenization_key' && ctx.path === '/v1/tokenize') ||
+          (err.errorName === 'order_not_found' && ctx.path.startsWith('/v1/challenges/'))),
+      'Too many failed attempts from this address. Retry after the Retry-After period.',
+    ),
+  );
+  const widgetSiteBuckets = limits.buckets(
+    'widget-site',
+    config.widget.rateLimit.perSecond,
+    config.widget.rateLimit.burst,
+  );
   const widgetSiteLimit = rateLimit(
     widgetSiteBuckets,
     clock,
     (ctx) => (ctx.state.site as { id: string }).id,
     'widget_rate_limited',
   );
-  const senseKeyBuckets = new TokenBuckets(WIDGET_SENSE_KEY_RATE.perSecond, WIDGET_SENSE_KEY_RATE.burst);
+  const senseKeyBuckets = limits.buckets('sense-key', WIDGET_SENSE_KEY_RATE.perSecond, WIDGET_SENSE_KEY_RATE.burst);
   const senseKeyLimit = rateLimit(
     senseKeyBuckets,
     clock,
@@ -88,8 +122,8 @@ export function createApp(deps: AppDeps): RescueApp {
   const bearer = bearerAuth(db, clock);
   const root = new Router();
   for (const router of [
-    healthRoutes({ db, temporal: deps.temporal, environment: config.environment }),
-    oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds }),
+    healthRoutes({ db, temporal: deps.temporal, environment: config.environment, rateLimit: healthLimit }),
+    oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, limits: tokenLimits }),
     adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),
     challengeRoutes({ db, workflows, rateLimit: tokenizeLimit }),
     tokenizeRoutes({

@@ -129,6 +129,8 @@ export interface Config {
     address: string | undefined;
     namespace: string;
     taskQueue: string;
+    /** Task queue of the webhook delivery workflows (their own worker and slots). */
+    webhookTaskQueue: string;
     devServerPort: number;
     uiPort: number;
   };
@@ -153,8 +155,6 @@ export interface Config {
     /** `{widget_url}`: where merchants load the script from (shown in the snippet). */
     url: string;
     /** The API the widget calls; null when it is the origin the script is loaded from. */
-    /** Task queue of the webhook delivery workflows (their own worker and slots). */
-    webhookTaskQueue: string;
     apiBase: string | null;
     /** Per site, on the widget endpoints (per API process). */
     rateLimit: { perSecond: number; burst: number };

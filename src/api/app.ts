@@ -16,6 +16,7 @@ import { bearerAuth, principalOf, requireScope } from './middleware/authenticate
 import { databaseOutageAs503 } from './middleware/database-unavailable';
 import { errorHandler } from './middleware/errors';
 import { InFlight } from './middleware/in-flight';
+import { screenRouteInputs } from './middleware/input-hygiene';
 import { jsonBody } from './middleware/json-body';
 import { failureLimit, rateLimit, SharedLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
@@ -176,6 +177,8 @@ export function createApp(deps: AppDeps): RescueApp {
   ]) {
     root.use(router.routes());
   }
+  // Control characters, unpaired surrogates and card numbers in free text: 400 before any route acts.
+  screenRouteInputs(root, { oauthPaths: ['/v1/oauth2/token'] });
   app.use(root.routes());
   app.use(root.allowedMethods());
   return Object.assign(app, { inFlight });

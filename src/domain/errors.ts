@@ -341,6 +341,7 @@ export interface OAuthErrorBody {
   error_description: string;
   id: string;
   name: ErrorName;
+  field?: string;
   requestId: string;
 }
 
@@ -351,6 +352,7 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody | OAuth
       error_description: error.message,
       id: error.definition.id,
       name: error.errorName,
+      ...(error.details.field ? { field: error.details.field } : {}),
       requestId,
     };
   }

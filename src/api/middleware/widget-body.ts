@@ -2,11 +2,13 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import { ApiError } from '../../domain/errors';
 import { WIDGET_LIMITS } from '../../domain/widget-signals';
+import { assertSafeBody } from './input-hygiene';
 
 /**
  * The body of the widget's signals: JSON, sent as text/plain (what navigator.sendBeacon sends for
  * a string, with no CORS preflight) or as application/json. At most WIDGET_LIMITS.maxBodyBytes
  * (413010); unparsable JSON is 400001; any other content type 415001. Nothing is read past the cap.
+ * Its strings get the same hygiene as every other body (400002 naming the field, input-hygiene.ts).
  */
 export function widgetBody(): Middleware {
   const parse = bodyParser({
@@ -26,6 +28,9 @@ export function widgetBody(): Middleware {
       return next();
     }
     if (!ctx.is('application/json', 'text/plain')) throw new ApiError('unsupported_media_type');
-    return parse(ctx, next);
+    return parse(ctx, async () => {
+      assertSafeBody(ctx.request.body);
+      await next();
+    });
   };
 }

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,8 +5,7 @@ import { listOrderEvents } from '../../src/db/repositories/events';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
-
-const ROOT = path.resolve(__dirname, '../..');
+import { killWorker, startWorkerProcess } from '../helpers/worker-process';
 
 /**
  * The worker as production runs it: its own process (src/worker.ts), killed with SIGKILL (no
@@ -26,33 +24,6 @@ describe('a worker killed and restarted mid-rescue loses nothing', () => {
     await stack?.stop();
     await appendFile(path.join(shared('logDir'), `worker-${process.pid}.log`), output.join(''));
   });
-
-  function startWorkerProcess(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: stack.databaseUrl,
-        TEMPORAL_ADDRESS: stack.temporalAddress,
-        TEMPORAL_TASK_QUEUE: stack.taskQueue,
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output.join('')}`)), 60_000);
-      const onData = (d: Buffer) => {
-        output.push(String(d));
-        if (String(d).includes('"worker running"')) {
-          clearTimeout(timer);
-          resolve(child);
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', (d) => output.push(String(d)));
-      child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${output.join('')}`)));
-    });
-  }
 
   it('completes a capture sent while the worker was dead, and expires an order whose window closed meanwhile', async () => {
     const merchant = await seedMerchant(stack.db);
@@ -77,17 +48,16 @@ describe('a worker killed and restarted mid-rescue loses nothing', () => {
       paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 },
     });
 
-    const first = await startWorkerProcess();
+    const first = await startWorkerProcess(stack, output);
     const toCapture = await api('POST', '/v1/evaluate', syncMit(120));
     const toExpire = await api('POST', '/v1/evaluate', syncMit(3));
     expect([toCapture.body.outcome, toExpire.body.outcome]).toEqual(['CAPTUREREQUIRED', 'CAPTUREREQUIRED']);
 
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await killWorker(first);
     const capture = api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId: toCapture.body.orderId }); // in flight
     await new Promise((r) => setTimeout(r, 4000)); // the second order's window closes with no worker alive
 
-    const second = await startWorkerProcess();
+    const second = await startWorkerProcess(stack, output);
     try {
       const captured = await capture;
       expect(captured.status).toBe(200);

@@ -127,6 +127,20 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
     expect(delivery.taskQueue).toBe(webhookQueue);
   });
 
+  it('a delivery waiting for a slot is woken when one is freed: a burst beyond the limits is delivered in full, at once', async () => {
+    const e = await merchantWithToken();
+    const receiver = await startReceiver(200);
+    stops.push(() => receiver.stop());
+    const created = await e.api('POST', '/v1/webhooks', { url: receiver.url, events: ['*'] });
+    await outboxEvents(e, 12); // 12 deliveries to one endpoint, 2 at a time
+    // Well inside the 2-minute re-check: only the wake-up signals can deliver them this soon.
+    await until('all 12 deliveries', () => receiver.received.length === 12, 60_000);
+    const rows = await stack.db('webhook_deliveries').where({ endpoint_id: created.body.id });
+    expect(rows.map((r: { status: string }) => r.status)).toEqual(Array(12).fill('delivered'));
+    expect(await stack.db('webhook_slots').where({ owner_key: `merchant:${e.mid}` })).toEqual([]);
+    expect(await stack.db('webhook_slot_waiters').where({ owner_key: `merchant:${e.mid}` })).toEqual([]);
+  });
+
   it('reads at most a small part of a response body: a 2xx streaming without end still counts as delivered', async () => {
     const c = await merchantWithToken();
     const streaming = await startStreamingReceiver(200);

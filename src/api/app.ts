@@ -93,10 +93,10 @@ export function createApp(deps: AppDeps): RescueApp {
       failuresFrom,
       clock,
       (ctx) => ctx.ip,
-      (err, ctx) =>
+      (ctx) => ctx.method === 'POST' && (ctx.path === '/v1/tokenize' || ctx.path.startsWith('/v1/challenges/')),
+      (err) =>
         err instanceof ApiError &&
-        ((err.errorName === 'invalid_tokenization_key' && ctx.path === '/v1/tokenize') ||
-          (err.errorName === 'order_not_found' && ctx.path.startsWith('/v1/challenges/'))),
+        (err.errorName === 'invalid_tokenization_key' || err.errorName === 'order_not_found'),
       'Too many failed attempts from this address. Retry after the Retry-After period.',
     ),
   );

@@ -97,17 +97,19 @@ const CONNECTION_CODES = new Set([
  * retry later and answer 503 with Retry-After at the API edge.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err instanceof DatabaseDeadlineError || err.name === 'KnexTimeoutError') return true;
-  const code = (err as { code?: unknown }).code;
+  // Duck-typed: errors from Node's sockets may come from another realm (jest), failing instanceof.
+  if (typeof err !== 'object' || err === null) return false;
+  const { name, code, message } = err as { name?: unknown; code?: unknown; message?: unknown };
+  if (err instanceof DatabaseDeadlineError || name === 'KnexTimeoutError') return true;
   if (typeof code === 'string') {
     if (CONNECTION_CODES.has(code)) return true;
     // SQLSTATE: 08 connection exception, 53 insufficient resources, 57P01-57P05 shutdown or
     // cannot connect now, 57014 query_canceled (statement timeout).
     if (/^(08|53)/.test(code) || /^57P0[1-5]$/.test(code) || code === '57014') return true;
   }
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|Connection ended unexpectedly|the database system is (starting up|shutting down)/i.test(
-    err.message,
+  if (typeof message !== 'string') return false;
+  return /Connection terminated|connection timeout|^timeout expired$|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|Connection ended unexpectedly|the database system is (starting up|shutting down)/i.test(
+    message,
   );
 }
 

@@ -111,11 +111,13 @@ export function failureLimit(
   limiter: RateLimiter,
   clock: Clock,
   keyOf: (ctx: Context) => string,
-  isFailure: (err: unknown, ctx: Context) => boolean,
+  appliesTo: (ctx: Context) => boolean,
+  isFailure: (err: unknown) => boolean,
   message?: string,
 ): Middleware {
   const blockedUntil = new Map<string, number>();
   return async (ctx, next) => {
+    if (!appliesTo(ctx)) return next();
     const key = keyOf(ctx);
     const nowMs = clock.now().getTime();
     const until = blockedUntil.get(key);
@@ -126,7 +128,7 @@ export function failureLimit(
     try {
       await next();
     } catch (err) {
-      if (!isFailure(err, ctx)) throw err;
+      if (!isFailure(err)) throw err;
       const decision = await limiter.take(key, nowMs);
       if (decision.allowed) throw err;
       if (blockedUntil.size >= 10_000) blockedUntil.clear(); // bounded: the shared bucket still holds

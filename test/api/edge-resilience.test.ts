@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { closeServer, listen } from '../../src/api/server';
+import { createDb, type Db } from '../../src/db/knex';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  LEASE_MS,
+  renewProcessLease,
+} from '../../src/db/repositories/idempotency';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { PgProxy } from '../helpers/pg-proxy';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+/**
+ * Issue 9 (D5 and "Also"): the API edge with Postgres down or frozen (through a proxy this test
+ * owns: the shared test Postgres is never touched), rate limits shared by API processes, the
+ * token endpoint's limits, idempotency claims of a dead process, slow request bodies.
+ */
+
+async function timedGet(url: string, token?: string) {
+  const started = Date.now();
+  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+    ms: Date.now() - started,
+  };
+}
+
+async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('the API edge with Postgres down or frozen', () => {
+  let stack: TestStack;
+  let proxy: PgProxy;
+  let db: Db;
+  let server: Server;
+  let base: string;
+  let token: string;
+  let mid: string;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    proxy = await PgProxy.forUrl(stack.databaseUrl).start();
+    db = createDb(proxy.rewrite(stack.databaseUrl), 5, stack.logs.logger);
+    server = await listen(
+      { config: stack.config, db, temporal: stack.connection, temporalClient: stack.client, logger: stack.logs.logger },
+      '127.0.0.1',
+      0,
+      stack.config.http,
+    );
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const m = await seedMerchant(stack.db);
+    mid = m.mid;
+    token = await accessToken(stack.baseUrl, await seedKey(stack.db, { pid: m.pid, mid: m.mid }));
+  });
+  afterAll(async () => {
+    proxy?.up();
+    if (server) await closeServer(server);
+    await db?.destroy();
+    await proxy?.stop();
+    await stack?.stop();
+  });
+
+  const expectRetryable503 = (res: Awaited<ReturnType<typeof timedGet>>) => {
+    if (res.status === 500) {
+      const failed = stack.logs.text().split('\n').filter((l) => l.includes('request failed') && !l.includes('ApiError'));
+      process.stderr.write(`${failed.slice(-1).join('\n')}\n`);
+    }
+    expect(res.status).toBe(503);
+    expect(res.body.error.id).toBe('503001');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(res.ms).toBeLessThan(4_000); // 1.5 s deadline; generous for a loaded machine
+  };
+
+  it('answers bearer-authenticated requests 503 503001 with Retry-After while Postgres is down, then recovers', async () => {
+    expect((await timedGet(`${base}/v1/api-keys?mid=${mid}`, token)).status).toBe(200);
+    proxy.down();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => timedGet(`${base}/v1/api-keys?mid=${mid}`, token)),
+    );
+    if (answers.some((a) => a.status === 500))
+      process.stderr.write(
+        `${stack.logs
+          .text()
+          .split('\n')
+          .filter((l) => l.includes('request failed'))
+          .slice(0, 2)
+          .join('\n')}\n`,
+      );
+    for (const res of answers) expectRetryable503(res);
+    expect(answers.filter((a) => a.status === 500)).toHaveLength(0);
+    proxy.up();
+    const back = await eventually(
+      () => timedGet(`${base}/v1/api-keys?mid=${mid}`, token),
+      (r) => r.status === 200,
+    );
+    expect(back.status).toBe(200);
+  });
+
+  it('answers 503 within the deadline, and health within its 2 s probe deadline, while Postgres is frozen', async () => {
+    expect((await timedGet(`${base}/v1/api-keys?mid=${mid}`, token)).status).toBe(200);
+    proxy.freeze();
+    try {
+      const [bearer, health, again] = await Promise.all([
+        timedGet(`${base}/v1/api-keys?mid=${mid}`, token),
+        timedGet(`${base}/v1/health`),
+        timedGet(`${base}/v1/api-keys?mid=${mid}`, token),
+      ]);
+      expectRetryable503(bearer);
+      expectRetryable503(again);
+      expect(health.status).toBe(503);
+      expect(health.body.checks.database.status).toBe('down');
+      expect(health.body.checks.temporal.status).toBe('ok');
+      expect(health.ms).toBeLessThan(4_000); // 2 s probe deadline, generous margin
+      // A second round while still frozen: the pool's stuck connections hold nothing up.
+      const later = await timedGet(`${base}/v1/health`);
+      expect(later.status).toBe(503);
+      expect(later.ms).toBeLessThan(4_000);
+    } finally {
+      proxy.up();
+    }
+    const back = await eventually(
+      () => timedGet(`${base}/v1/api-keys?mid=${mid}`, token),
+      (r) => r.status === 200,
+    );
+    expect(back.status).toBe(200);
+    expect((await timedGet(`${base}/v1/health`)).status).toBe(200);
+  });
+});
+
+describe('rate limits shared by API processes', () => {
+  let stack: TestStack;
+  let second: Server;
+  let secondBase: string;
+
+  beforeAll(async () => {
+    stack = await startTestStack({
+      env: {
+        RATE_LIMIT_BURST: '6',
+        RATE_LIMIT_PER_SECOND: '0.1',
+        OAUTH_TOKEN_RATE_LIMIT_BURST: '3',
+        OAUTH_TOKEN_RATE_LIMIT_PER_SECOND: '0.01',
+        OPEN_RATE_LIMIT_BURST: '5',
+        OPEN_RATE_LIMIT_PER_SECOND: '0.01',
+      },
+    });
+    // A second API process on the same database (its own app, buckets and lease).
+    second = await listen(
+      {
+        config: stack.config,
+        db: stack.db,
+        temporal: stack.connection,
+        temporalClient: stack.client,
+        logger: stack.logs.logger,
+      },
+      '127.0.0.1',
+      0,
+      stack.config.http,
+    );
+    secondBase = `http://127.0.0.1:${(second.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    if (second) await closeServer(second);
+    await stack?.stop();
+  });
+
+  const tokenize = (base: string, key: string) =>
+    fetch(`${base}/v1/tokenize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tokenization-key': key },
+      body: JSON.stringify({ cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 }),
+    });
+
+  it("holds one merchant's burst across two API processes", async () => {
+    const m = await seedMerchant(stack.db);
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    for (let i = 0; i < 12; i++) {
+      const res = await tokenize(i % 2 === 0 ? stack.baseUrl : secondBase, m.tokenizationKey);
+      statuses.push(res.status);
+      if (res.status === 429) refused = res;
+      expect(res.headers.get('ratelimit-limit')).toBe('6');
+    }
+    expect(statuses.filter((s) => s < 300)).toHaveLength(6); // not 12: one budget, not one per process
+    expect(statuses.slice(6).every((s) => s === 429)).toBe(true);
+    expect(refused?.headers.get('retry-after')).toBeTruthy();
+    expect(((await refused?.json()) as { error: { id: string } }).error.id).toBe('429001');
+  });
+
+  const tokenRequest = (base: string, clientId: string, secret: string) =>
+    fetch(`${base}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
+    });
+
+  it('limits the token endpoint per client id, then per IP, across processes', async () => {
+    const m = await seedMerchant(stack.db);
+    const a = await seedKey(stack.db, { pid: m.pid, mid: m.mid });
+    const b = await seedKey(stack.db, { pid: m.pid, mid: m.mid });
+    const wrong = [];
+    for (let i = 0; i < 3; i++)
+      wrong.push((await tokenRequest(i % 2 ? secondBase : stack.baseUrl, a.clientId, 'x')).status);
+    expect(wrong).toEqual([401, 401, 401]);
+    // Client a has spent its 3 attempts: even its right secret waits now (on either process).
+    const limited = await tokenRequest(secondBase, a.clientId, a.clientSecret);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await limited.json()) as { error: { id: string } }).error.id).toBe('429001');
+    // The address has made 4 of its 5: client b (fresh budget) gets one answer, then the IP limit.
+    expect((await tokenRequest(stack.baseUrl, b.clientId, b.clientSecret)).status).toBe(200);
+    expect((await tokenRequest(secondBase, b.clientId, b.clientSecret)).status).toBe(429);
+  });
+
+  it('limits failed tokenization keys per IP, and health per IP', async () => {
+    const bad = [];
+    for (let i = 0; i < 7; i++) bad.push((await tokenize(i % 2 ? secondBase : stack.baseUrl, `tk_bad_${i}`)).status);
+    expect(bad.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(bad.slice(5)).toEqual([429, 429]);
+    const health = [];
+    for (let i = 0; i < 6; i++) health.push((await fetch(`${secondBase}/v1/health`)).status);
+    expect(health.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(health[5]).toBe(429);
+  });
+});
+
+describe('idempotency claims of a dead API process', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ inProcessWorker: false });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const scope = (mid: string, key: string) => ({ merchantId: mid, key, operation: 'capture', requestHash: 'h' });
+
+  it('takes over a claim whose owner stopped heartbeating, at once, not after 2 minutes', async () => {
+    const m = await seedMerchant(stack.db);
+    const dead = randomUUID();
+    const live = randomUUID();
+    await renewProcessLease(stack.db, { id: dead, host: 'crashed', pid: 1 });
+    await renewProcessLease(stack.db, { id: live, host: 'restarted', pid: 2 });
+    // The dead process's last heartbeat: older than the lease.
+    await stack
+      .db('api_processes')
+      .where({ id: dead })
+      .update({ heartbeat_at: stack.db.raw(`clock_timestamp() - interval '${(LEASE_MS / 1000) * 2} seconds'`) });
+    const key = randomUUID();
+    const now = new Date();
+    const deadClaim = randomUUID();
+    expect(await claimIdempotencyKey(stack.db, scope(m.mid, key), now, { ownerId: dead, claimId: deadClaim })).toEqual({
+      kind: 'claimed',
+    });
+    // A retry a second later on the live process takes the claim over.
+    const liveClaim = randomUUID();
+    const retry = await claimIdempotencyKey(stack.db, scope(m.mid, key), new Date(now.getTime() + 1_000), {
+      ownerId: live,
+      claimId: liveClaim,
+    });
+    expect(retry).toEqual({ kind: 'claimed' });
+    // The dead owner's late answer (had it been alive after all) does not overwrite the new claim.
+    await completeIdempotencyKey(stack.db, { merchantId: m.mid, key }, deadClaim, 200, '{"late":true}');
+    await completeIdempotencyKey(stack.db, { merchantId: m.mid, key }, liveClaim, 200, '{"ok":true}');
+    expect(
+      await claimIdempotencyKey(stack.db, scope(m.mid, key), new Date(), { ownerId: live, claimId: randomUUID() }),
+    ).toEqual({ kind: 'replay', status: 200, body: '{"ok":true}' });
+  });
+
+  it("keeps a live owner's claim (409 in flight), and frees it at once when its owner has no lease row", async () => {
+    const m = await seedMerchant(stack.db);
+    const live = randomUUID();
+    await renewProcessLease(stack.db, { id: live, host: 'alive', pid: 3 });
+    const key = randomUUID();
+    await claimIdempotencyKey(stack.db, scope(m.mid, key), new Date(), { ownerId: live, claimId: randomUUID() });
+    expect(
+      await claimIdempotencyKey(stack.db, scope(m.mid, key), new Date(), {
+        ownerId: randomUUID(),
+        claimId: randomUUID(),
+      }),
+    ).toEqual({ kind: 'conflict', reason: 'in_flight' });
+    // Its lease row gone (a clean shutdown ends it; housekeeping removes old ones): free at once.
+    await stack.db('api_processes').where({ id: live }).delete();
+    expect(
+      await claimIdempotencyKey(stack.db, scope(m.mid, key), new Date(), {
+        ownerId: randomUUID(),
+        claimId: randomUUID(),
+      }),
+    ).toEqual({ kind: 'claimed' });
+  });
+
+  it('each API server holds a lease row while it runs and ends it when it closes', async () => {
+    const rows = await eventually(
+      () =>
+        stack.db('api_processes').where('heartbeat_at', '>', stack.db.raw(`clock_timestamp() - interval '5 seconds'`)),
+      (r) => r.length >= 1,
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('HTTP server hardening', () => {
+  let stack: TestStack;
+  let server: Server;
+  beforeAll(async () => {
+    stack = await startTestStack({ inProcessWorker: false });
+    server = await listen(
+      {
+        config: stack.config,
+        db: stack.db,
+        temporal: stack.connection,
+        temporalClient: stack.client,
+        logger: stack.logs.logger,
+      },
+      '127.0.0.1',
+      0,
+      { requestTimeoutMs: 1_000, headersTimeoutMs: 1_000, keepAliveTimeoutMs: 5_000, maxConnections: 50 },
+    );
+  });
+  afterAll(async () => {
+    if (server) await closeServer(server);
+    await stack?.stop();
+  });
+
+  it('closes a connection whose body arrives too slowly (408), within seconds not 300 s', async () => {
+    const { port } = server.address() as AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    const started = Date.now();
+    let received = '';
+    const closed = new Promise<void>((resolve) => {
+      socket.on('data', (d) => {
+        received += d.toString();
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => resolve());
+    });
+    socket.write(
+      'POST /v1/oauth2/token HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"gr',
+    );
+    await closed;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('caps open connections', () => {
+    expect(server.maxConnections).toBe(50);
+    expect(server.requestTimeout).toBe(1_000);
+    expect(server.headersTimeout).toBe(1_000);
+  });
+});

@@ -91,13 +91,24 @@ async function main(): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     checkInterrupted();
-    const [row] = await apiDb('webhook_slot_waiters')
-      .where({ owner_key: `merchant:${owner.merchant_id}` })
+    // Every delivery has asked for a slot: it holds one, waits for one, or has made an attempt.
+    const [row] = await apiDb('webhook_deliveries as d')
+      .whereIn('d.endpoint_id', bEndpoints)
+      .andWhere((w) =>
+        w
+          .where('d.attempts', '>', 0)
+          .orWhereExists((q) =>
+            q.select(1).from('webhook_slot_waiters as w').whereRaw("w.holder = 'webhook-delivery:' || d.id::text"),
+          )
+          .orWhereExists((q) =>
+            q.select(1).from('webhook_slots as s').whereRaw("s.holder = 'webhook-delivery:' || d.id::text"),
+          ),
+      )
       .count<{ count: string }[]>('* as count');
     const count = Number(row?.count ?? 0);
     if (hanging.inFlight() >= limit && count >= events * B_ENDPOINTS - limit) break;
     if (Date.now() > deadline)
-      throw new Error(`B's deliveries did not all start (${hanging.inFlight()} in flight, ${count} waiting)`);
+      throw new Error(`B's deliveries did not all start (${hanging.inFlight()} in flight, ${count} asked for a slot)`);
     await new Promise((r) => setTimeout(r, 200));
   }
   say(

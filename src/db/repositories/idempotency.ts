@@ -16,7 +16,11 @@ export const ABANDONED_AFTER_MS = 2 * 60_000;
 export const HEARTBEAT_INTERVAL_MS = 1_000;
 /** A process whose heartbeat is older than this is dead: its claims are free. */
 export const LEASE_MS = 5_000;
-/** Per statement: knex disposes the connection of a statement that outlives it (frozen server). */
+/**
+ * Per statement: one that outlives it is cancelled in Postgres (so a claim blocked on a lock is
+ * not written after its caller got a 503); when even the cancel cannot reach the server (frozen),
+ * knex disposes the connection.
+ */
 const STORE_TIMEOUT_MS = 1_000;
 
 export type Claim =
@@ -72,7 +76,7 @@ export async function claimIdempotencyKey(
       .onConflict(['merchant_id', 'key'])
       .ignore()
       .returning('key')
-      .timeout(STORE_TIMEOUT_MS);
+      .timeout(STORE_TIMEOUT_MS, { cancel: true });
     if (inserted.length) return { kind: 'claimed' };
     const row = (await db('idempotency_keys as k')
       .leftJoin('api_processes as p', 'p.id', 'k.owner_id')
@@ -83,11 +87,15 @@ export async function claimIdempotencyKey(
           LEASE_MS / 1000,
         ]),
       )
-      .timeout(STORE_TIMEOUT_MS)) as Row | undefined;
+      .timeout(STORE_TIMEOUT_MS, { cancel: true })) as Row | undefined;
     if (!row) continue; // expired and removed meanwhile: claim again
     if (row.expires_at <= now) {
       // Past the replay window the key is free again.
-      await db('idempotency_keys').where(where).andWhere('expires_at', '<=', now).delete().timeout(STORE_TIMEOUT_MS);
+      await db('idempotency_keys')
+        .where(where)
+        .andWhere('expires_at', '<=', now)
+        .delete()
+        .timeout(STORE_TIMEOUT_MS, { cancel: true });
       continue;
     }
     if (row.operation !== scope.operation || row.request_hash !== scope.requestHash)
@@ -103,7 +111,7 @@ export async function claimIdempotencyKey(
           : q.where('claim_id', row.claim_id),
       )
       .update({ created_at: now, owner_id: claimant.ownerId, claim_id: claimant.claimId })
-      .timeout(STORE_TIMEOUT_MS);
+      .timeout(STORE_TIMEOUT_MS, { cancel: true });
     return taken ? { kind: 'claimed' } : { kind: 'conflict', reason: 'in_flight' };
   }
   return { kind: 'conflict', reason: 'in_flight' };
@@ -126,7 +134,7 @@ export async function completeIdempotencyKey(
   await db('idempotency_keys')
     .where({ merchant_id: scope.merchantId, key: scope.key, claim_id: claimId })
     .update({ state: 'completed', response_status: status, response_body: body })
-    .timeout(STORE_TIMEOUT_MS);
+    .timeout(STORE_TIMEOUT_MS, { cancel: true });
 }
 
 /** Frees this claim when its outcome is unknown (a 5xx), so the caller may retry with the same key. */
@@ -134,7 +142,7 @@ export async function releaseIdempotencyKey(db: Db, scope: Scope, claimId: strin
   await db('idempotency_keys')
     .where({ merchant_id: scope.merchantId, key: scope.key, state: 'in_flight', claim_id: claimId })
     .delete()
-    .timeout(STORE_TIMEOUT_MS);
+    .timeout(STORE_TIMEOUT_MS, { cancel: true });
 }
 
 /** Renews (or re-creates) an API process's lease. */
@@ -143,10 +151,10 @@ export async function renewProcessLease(db: Db, process: { id: string; host: str
     .insert({ id: process.id, host: process.host, pid: process.pid, heartbeat_at: db.raw('clock_timestamp()') })
     .onConflict('id')
     .merge({ heartbeat_at: db.raw('clock_timestamp()') })
-    .timeout(STORE_TIMEOUT_MS);
+    .timeout(STORE_TIMEOUT_MS, { cancel: true });
 }
 
 /** Ends a lease at once (clean shutdown): whatever claims it still holds are free. */
 export async function endProcessLease(db: Db, id: string): Promise<void> {
-  await db('api_processes').where({ id }).delete().timeout(STORE_TIMEOUT_MS);
+  await db('api_processes').where({ id }).delete().timeout(STORE_TIMEOUT_MS, { cancel: true });
 }

@@ -31,7 +31,7 @@ export async function takeSharedToken(
        returning tokens, allowed`,
       [bucket.key, bucket.burst - 1, bucket.burst, bucket.ratePerSecond, Math.round(bucket.nowMs)],
     )
-    .timeout(timeoutMs);
+    .timeout(timeoutMs, { cancel: true });
   const row = (result as { rows: Array<{ tokens: number; allowed: boolean }> }).rows[0];
   if (!row) throw new Error('rate limit bucket not returned');
   return { allowed: row.allowed, tokens: row.tokens };

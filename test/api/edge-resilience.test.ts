@@ -74,7 +74,10 @@ describe('the API edge with Postgres down or frozen', () => {
 
   const expectRetryable503 = (res: Awaited<ReturnType<typeof timedGet>>) => {
     if (res.status === 500) {
-      const failed = stack.logs.text().split('\n').filter((l) => l.includes('request failed') && !l.includes('ApiError'));
+      const failed = stack.logs
+        .text()
+        .split('\n')
+        .filter((l) => l.includes('request failed') && !l.includes('ApiError'));
       process.stderr.write(`${failed.slice(-1).join('\n')}\n`);
     }
     expect(res.status).toBe(503);
@@ -195,7 +198,7 @@ describe('rate limits shared by API processes', () => {
     expect(statuses.filter((s) => s < 300)).toHaveLength(6); // not 12: one budget, not one per process
     expect(statuses.slice(6).every((s) => s === 429)).toBe(true);
     expect(refused?.headers.get('retry-after')).toBeTruthy();
-    expect(((await refused?.json()) as { error: { id: string } }).error.id).toBe('429001');
+    expect(((await (refused as Response).json()) as { error: { id: string } }).error.id).toBe('429001');
   });
 
   const tokenRequest = (base: string, clientId: string, secret: string) =>

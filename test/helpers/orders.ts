@@ -9,6 +9,7 @@ import type { EvaluateInput, EvaluateResult } from '../../src/domain/orders/cont
 import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import type { VaultKey } from '../../src/domain/vault-cipher';
 import { evaluateUpdate, orderWorkflow } from '../../src/workflows';
+import { trackHistory } from './histories';
 
 /** Vaults a sandbox test card for the merchant and returns the workflow's view of it. */
 export async function vaultTestCard(
@@ -79,6 +80,7 @@ export async function startOrder(
       },
     ],
   });
+  trackHistory('order', workflowId);
   const result = await handle.executeUpdate(evaluateUpdate, { args: [input] });
   return { result, workflowId, orderId };
 }

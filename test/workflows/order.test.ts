@@ -7,6 +7,7 @@ import { CLOSED, OrderClient } from '../../src/orders/order-client';
 import { cancelUpdate, captureUpdate, evaluateUpdate, refundWorkflow } from '../../src/workflows';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedMerchant } from '../helpers/fixtures';
+import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { evaluateInput, eventNames, orderRow, startOrder, vaultTestCard } from '../helpers/orders';
 import { createTimeSkippingEnv, startTimeSkippingWorker, uniqueTaskQueue } from '../helpers/temporal';
 
@@ -40,6 +41,7 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
     worker = await startTimeSkippingWorker(env, { taskQueue, config, db: database.db });
   });
   afterAll(async () => {
+    if (env) await saveTrackedHistories(env.client);
     await worker?.stop();
     await env?.teardown();
     await database?.drop();
@@ -232,8 +234,9 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
     const refund = async (orderId: string, amount: number | null, idempotencyKey: string | null = null) => {
       const kind = amount === null || amount === 1999 ? 'full' : 'partial';
       const tail = kind === 'full' ? 'full' : `partial:${idempotencyKey}`;
-      return env.client.workflow.execute(refundWorkflow, {
-        workflowId: `refund:${orderId}:${kind === 'full' ? 'full' : idempotencyKey}`,
+      const workflowId = `refund:${orderId}:${kind === 'full' ? 'full' : idempotencyKey}`;
+      const handle = await env.client.workflow.start(refundWorkflow, {
+        workflowId,
         taskQueue,
         args: [
           {
@@ -248,6 +251,8 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       });
+      trackHistory('refund', workflowId);
+      return handle.result();
     };
 
     it('closes a completed order at once; a refund 30 days later works, and a second full refund refunds once', async () => {

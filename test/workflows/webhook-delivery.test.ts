@@ -10,6 +10,7 @@ import { verifyWebhook } from '../../src/domain/webhooks/signature';
 import { webhookDeliveryWorkflow } from '../../src/workflows';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedMerchant } from '../helpers/fixtures';
+import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { startReceiver } from '../helpers/https-receiver';
 import { createTimeSkippingEnv, startTimeSkippingWorker, uniqueTaskQueue } from '../helpers/temporal';
 
@@ -45,6 +46,7 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
     worker = await startTimeSkippingWorker(env, { taskQueue, config, db: database.db });
   });
   afterAll(async () => {
+    if (env) await saveTrackedHistories(env.client);
     await worker?.stop();
     await env?.teardown();
     await database?.drop();
@@ -97,6 +99,7 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
         workflowId: `d-${deliveryId}`,
         args: [{ deliveryId, resend: false }],
       });
+      trackHistory('webhook-delivery', handle.workflowId);
 
       await env.sleep(71 * HOUR);
       expect(mails).toHaveLength(0);
@@ -127,6 +130,7 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
 
       // Disabled: a later event is not delivered at all.
       const later = await delivery();
+      trackHistory('webhook-delivery', `d-${later}`);
       expect(
         await env.client.workflow.execute(webhookDeliveryWorkflow, {
           taskQueue,
@@ -155,6 +159,7 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
         workflowId: `d-${deliveryId}`,
         args: [{ deliveryId, resend: false }],
       });
+      trackHistory('webhook-delivery', handle.workflowId);
       await env.sleep(10 * MINUTE); // attempts at 0, 1 and 5 minutes fail
       receiver.setStatus(204);
       expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 4 });

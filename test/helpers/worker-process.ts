@@ -9,7 +9,11 @@ const ROOT = path.resolve(__dirname, '../..');
  * task queue, resolved once it polls. Tests kill it with SIGKILL (no graceful drain) to show that
  * everything durable survives. Its output is appended to `output` for the whole-run log scan.
  */
-export function startWorkerProcess(stack: TestStack, output: string[]): Promise<ChildProcess> {
+export function startWorkerProcess(
+  stack: TestStack,
+  output: string[],
+  databaseUrl = stack.databaseUrl,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
     cwd: ROOT,
     env: {

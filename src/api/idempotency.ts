@@ -6,14 +6,11 @@ import { canonicalJson } from '../domain/canonical-json';
 import type { Clock } from '../domain/clock';
 import { ApiError, errorBody } from '../domain/errors';
 import type { Logger } from '../logger';
+import type { Answer } from '../orders/answer';
 import { databaseUnavailable } from './middleware/database-unavailable';
 import { leaseOf } from './process-lease';
 
-export interface Answer {
-  status: number;
-  /** undefined: an empty body (cancel's 200). */
-  body?: unknown;
-}
+export type { Answer };
 
 /** Sends an answer as the exact text that is stored for replays (so replays are byte-identical). */
 function send(ctx: Context, status: number, text: string, replayed: boolean): void {

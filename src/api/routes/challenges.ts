@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { ApiError } from '../../domain/errors';
 import { ORDER_STATUS } from '../../domain/orders/status';
+import { refusal } from '../../orders/commands';
 import { CLOSED, type OrderClient } from '../../orders/order-client';
 import { challengeUpdate } from '../../workflows';
 import { parseInput } from './../validation';
-import { refusal } from './orders';
 
 const params = z.object({ orderSessionKey: z.uuid(), result: z.enum(['attempted', 'passed', 'failed']) });
 

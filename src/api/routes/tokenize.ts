@@ -5,10 +5,10 @@ import type { Environment } from '../../config';
 import type { Db } from '../../db/knex';
 import { vaultCard } from '../../db/repositories/card-vault';
 import { merchantForTokenizationKey } from '../../db/repositories/tokenization-keys';
+import { checkCardForVault } from '../../domain/card-checks';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import type { VaultKey } from '../../domain/vault-cipher';
-import { checkCardForVault } from '../card-checks';
 import { parseInput } from '../validation';
 
 export const TOKENIZATION_KEY_HEADER = 'x-tokenization-key';

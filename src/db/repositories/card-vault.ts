@@ -79,6 +79,12 @@ export async function vaultCard(
 }
 
 /** The card number behind a token, for the processor only; undefined for another merchant's token. */
+/** A vaulted card of this merchant (clear fields only), or undefined. */
+export async function findVaultedCard(db: Db, merchantId: string, token: string): Promise<VaultedCard | undefined> {
+  const row: CardRow | undefined = await db('card_vault').where({ token, merchant_id: merchantId }).first();
+  return row ? view(row) : undefined;
+}
+
 export async function revealCard(
   db: Db,
   merchantId: string,

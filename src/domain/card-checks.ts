@@ -1,6 +1,6 @@
 import type { Environment } from '../config';
-import { type CardBrand, checkCardNumber, isExpired, isSandboxTestCard } from '../domain/cards';
-import { ApiError } from '../domain/errors';
+import { type CardBrand, checkCardNumber, isExpired, isSandboxTestCard } from './cards';
+import { ApiError } from './errors';
 
 /**
  * The checks a card number passes before it is vaulted (tokenize, and a raw card on evaluate):

@@ -1,0 +1,88 @@
+import { findMerchantOrder, type OrderRow, orderView } from '../db/repositories/orders';
+import { ApiError } from '../domain/errors';
+import { derivedUuid } from '../domain/ids';
+import type { CommandRefusal } from '../domain/orders/contracts';
+import { ORDER_STATUS, type OrderStatusName } from '../domain/orders/status';
+import { cancelUpdate, captureUpdate } from '../workflows';
+import type { Answer } from './answer';
+import type { OrderDeps } from './deps';
+import { CLOSED } from './order-client';
+
+/** The order commands as use cases: capture, cancel (and external-cancel), refund. */
+
+const REFUSALS: Record<CommandRefusal['reason'], ConstructorParameters<typeof ApiError>[0]> = {
+  not_capturable: 'order_not_capturable',
+  not_cancellable: 'order_not_cancellable',
+  not_refundable: 'order_not_refundable',
+  refund_exceeds_captured: 'refund_exceeds_captured',
+  capture_exceeds_authorized: 'capture_exceeds_authorized',
+  not_in_challenge: 'order_not_in_challenge',
+};
+
+/** A command the order's state refuses: its 409, with the order's current status. */
+export function refusal(reason: CommandRefusal['reason'], status: OrderStatusName): ApiError {
+  return new ApiError(REFUSALS[reason], { extra: { orderStatus: ORDER_STATUS[status], orderStatusName: status } });
+}
+
+export async function captureOrder(deps: OrderDeps, order: OrderRow, amount: number | null): Promise<Answer> {
+  const result = await deps.workflows.command(order.workflow_id, captureUpdate, { amount });
+  if (result === CLOSED) throw refusal('not_capturable', order.status_name);
+  if (result.kind === 'refused') throw refusal(result.reason, result.status);
+  const updated = await findMerchantOrder(deps.db, order.merchant_id, order.id);
+  if (!updated) throw new ApiError('internal_error');
+  return { status: 200, body: orderView(updated) };
+}
+
+/**
+ * Cancel and external-cancel: one operation on one order (a repeat is a no-op). `find` reads the
+ * order again when its workflow has closed: cancelled answers 200, anything else is refused.
+ */
+export async function cancelOrder(
+  deps: OrderDeps,
+  workflowId: string,
+  find: () => Promise<OrderRow | undefined>,
+  via: 'cancel' | 'external-cancel',
+): Promise<Answer> {
+  const result = await deps.workflows.command(workflowId, cancelUpdate, { via });
+  if (result === CLOSED) {
+    const settled = await find();
+    if (!settled) throw new ApiError('order_not_found');
+    if (settled.status_name !== 'Cancelled') throw refusal('not_cancellable', settled.status_name);
+  } else if (result.kind === 'refused') {
+    throw refusal(result.reason, result.status);
+  }
+  return { status: 200 }; // empty body, as the interface states
+}
+
+/**
+ * A refund, run by its own refund workflow against the refunds ledger. Its id is a function of
+ * the refund: the full refund of this order, or this order's partial refund under this
+ * idempotencyKey. Asked twice, it is one refund.
+ */
+export async function refundOrder(
+  deps: OrderDeps,
+  order: OrderRow,
+  refund: { amount: number | null; partial: boolean; idempotencyKey: string | null },
+): Promise<Answer> {
+  const result = await deps.workflows.refund({
+    refundId: derivedUuid('refund', order.id, refund.partial ? `partial:${refund.idempotencyKey}` : 'full'),
+    orderId: order.id,
+    merchantId: order.merchant_id,
+    kind: refund.partial ? 'partial' : 'full',
+    amount: refund.amount,
+    idempotencyKey: refund.idempotencyKey,
+  });
+  if (result.kind === 'refused') throw refusal(result.reason, result.status);
+  return {
+    status: 200,
+    body: {
+      orderId: order.id,
+      transactionId: result.transactionId,
+      amount: result.amount,
+      refundedAmount: result.refundedAmount,
+      currency: order.currency,
+      status: ORDER_STATUS[result.status],
+      statusName: result.status,
+    },
+  };
+}

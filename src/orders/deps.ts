@@ -1,0 +1,20 @@
+import type { Environment } from '../config';
+import type { Db } from '../db/knex';
+import type { Clock } from '../domain/clock';
+import type { VaultKey } from '../domain/vault-cipher';
+import type { OrderClient } from './order-client';
+
+/** What the order use cases need: the read model, the clock, the vault keys and the workflows. */
+export interface OrderDeps {
+  db: Db;
+  clock: Clock;
+  environment: Environment;
+  vaultKeys: VaultKey[];
+  workflows: OrderClient;
+}
+
+/** The merchant a request acts for. */
+export interface Acting {
+  merchantId: string;
+  partnerId: string;
+}

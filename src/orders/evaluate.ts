@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import { findVaultedCard, vaultCard } from '../db/repositories/card-vault';
+import { getMerchantSettings } from '../db/repositories/merchants';
+import { findMerchantOrderByExternalId } from '../db/repositories/orders';
+import { checkCardForVault } from '../domain/card-checks';
+import { ApiError } from '../domain/errors';
+import type { EvaluateInput } from '../domain/orders/contracts';
+import type { EvaluateRequest } from '../domain/orders/evaluate-request';
+import { ORDER_STATUS, outcomeForStatus } from '../domain/orders/status';
+import { cardFingerprints } from '../domain/vault-cipher';
+import type { Answer } from './answer';
+import type { Acting, OrderDeps } from './deps';
+import { CLOSED } from './order-client';
+
+const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
+
+export interface PreparedEvaluate {
+  /** The request as hashed for idempotency: a raw card number enters only as its fingerprint. */
+  hashed: unknown;
+  /** Vaults the card, sends the evaluate to the order's workflow and shapes the answer. */
+  run(): Promise<Answer>;
+}
+
+const invalid = (field: string, problem: string) =>
+  new ApiError('validation_failed', { field, message: `${field}: ${problem}` });
+
+/**
+ * POST /v1/evaluate as a use case: the checks that need the database or the clock (windows,
+ * capability, the card), then — under the caller's idempotency key — the card vaulted and the
+ * evaluate sent to the order's workflow, whose decision is the answer.
+ */
+export async function prepareEvaluate(
+  deps: OrderDeps,
+  acting: Acting,
+  body: EvaluateRequest,
+): Promise<PreparedEvaluate> {
+  const { db } = deps;
+  const { merchantId } = acting;
+  const now = deps.clock.now();
+  const externalOrderId = (body.externalOrderId ?? body.orderId) as string;
+  const declinedAt = body.transaction.declinedAtUtc ? new Date(body.transaction.declinedAtUtc) : now;
+  if (declinedAt.getTime() > now.getTime() + 5 * 60_000)
+    throw invalid('transaction.declinedAtUtc', 'must not be in the future');
+  if (body.expiryDateUtc) {
+    const expiry = Date.parse(body.expiryDateUtc);
+    // A further evaluate of an existing order may come after its window (Sync MIT: DECLINED).
+    const isNewOrder = !(await findMerchantOrderByExternalId(db, merchantId, externalOrderId));
+    if (isNewOrder && expiry <= now.getTime()) throw invalid('expiryDateUtc', 'must be in the future');
+    if (expiry > declinedAt.getTime() + MAX_RESCUE_WINDOW_MS)
+      throw invalid('expiryDateUtc', 'must be at most 21 days after the original decline');
+  }
+  const settings = await getMerchantSettings(db, merchantId);
+  if (body.transactionType === 'AUTHORIZATION' && !settings.authorizeCapability)
+    throw new ApiError('authorize_capability_required');
+
+  const pm = body.paymentMethod;
+  const rawCard =
+    pm.cardNumber && pm.expiryMonth !== undefined && pm.expiryYear !== undefined
+      ? {
+          ...checkCardForVault(
+            { cardNumber: pm.cardNumber, expiryMonth: pm.expiryMonth, expiryYear: pm.expiryYear },
+            deps.environment,
+            now,
+            'paymentMethod',
+          ),
+          expiryMonth: pm.expiryMonth,
+          expiryYear: pm.expiryYear,
+        }
+      : undefined;
+  const tokenCard = pm.token ? await findVaultedCard(db, merchantId, pm.token) : undefined;
+  if (pm.token && !tokenCard) throw invalid('paymentMethod.token', 'no such token for this merchant');
+
+  const { holderName: _holder, cardNumber: _number, ...hashedCard } = pm;
+  const hashed = {
+    ...body,
+    paymentMethod: {
+      ...hashedCard,
+      ...(rawCard ? { card: cardFingerprints(rawCard.pan, merchantId, deps.vaultKeys)[0] } : {}),
+    },
+    payer: body.payer ? minimisedPayer(body.payer) : undefined,
+  };
+
+  async function run(): Promise<Answer> {
+    const card = rawCard ? (await vaultCard(db, { merchantId, ...rawCard }, deps.vaultKeys)).card : tokenCard;
+    if (!card) throw invalid('paymentMethod', 'token or cardNumber is required');
+    const input: EvaluateInput = {
+      receivedAtUtc: now.toISOString(),
+      flow: !body.isMIT ? 'CIT' : settings.mitEvaluation === 'sync' ? 'SYNC_MIT' : 'ASYNC_MIT',
+      transactionType: body.transactionType,
+      isMIT: body.isMIT,
+      isRecurring: body.isRecurring,
+      intervalCount: body.subscription?.intervalCount ?? null,
+      attemptCount: body.attemptCount ?? null,
+      expiryDateUtc: body.expiryDateUtc ?? null,
+      declinedAtUtc: declinedAt.toISOString(),
+      amount: body.transaction.amount,
+      currency: body.transaction.currency,
+      responseCode: body.transaction.responseCode ?? null,
+      card: { token: card.token, brand: card.brand, bin: card.bin, last4: card.last4 },
+      senseKey: body.senseKey ?? null,
+      siteId: body.siteId ?? null,
+      threeDSecure: body.threeDSecure ?? null,
+      settings,
+    };
+    const result = await deps.workflows.evaluate(
+      { merchantId, partnerId: acting.partnerId, isTestMode: deps.environment === 'sandbox' },
+      externalOrderId,
+      input,
+    );
+    if (result === CLOSED) return closedOrderEvaluate(deps, merchantId, externalOrderId);
+    if (result.kind === 'rescue_unavailable') throw new ApiError('rescue_unavailable');
+    return {
+      status: 200,
+      body: {
+        orderId: result.orderId,
+        orderSessionKey: result.orderSessionKey,
+        externalOrderId,
+        outcome: result.outcome,
+        status: ORDER_STATUS[result.status],
+        statusName: result.status,
+      },
+    };
+  }
+  return { hashed, run };
+}
+
+/** Evaluate of an order whose workflow has closed: its outcome; Sync MIT past its cutoff is DECLINED. */
+async function closedOrderEvaluate(deps: OrderDeps, merchantId: string, externalOrderId: string): Promise<Answer> {
+  const order = await findMerchantOrderByExternalId(deps.db, merchantId, externalOrderId);
+  if (!order) throw new ApiError('internal_error');
+  if (order.status_name === 'Problem') throw new ApiError('rescue_unavailable');
+  // Sync MIT: a call after the window closed is DECLINED, even for an order that was rescued.
+  const windowClosed = order.window_ends_at !== null && deps.clock.now().getTime() >= order.window_ends_at.getTime();
+  const outcome = order.flow === 'SYNC_MIT' && windowClosed ? 'DECLINED' : outcomeForStatus(order.status_name);
+  return {
+    status: 200,
+    body: {
+      orderId: order.id,
+      orderSessionKey: order.order_session_key,
+      externalOrderId,
+      outcome,
+      status: order.status,
+      statusName: order.status_name,
+    },
+  };
+}
+
+/** Payer data is minimised before it is hashed or kept: a hash of the e-mail, the IP's network. */
+function minimisedPayer(payer: { email?: string; ipAddress?: string }) {
+  return {
+    email: payer.email ? createHash('sha256').update(payer.email.trim().toLowerCase()).digest('hex') : undefined,
+    ipAddress: payer.ipAddress,
+  };
+}

@@ -71,13 +71,26 @@ export async function firstEvaluate(order: Order, input: EvaluateInput): Promise
     return await decide(order, input, at);
   } catch (err) {
     if (!order.evaluated) order.abandonDraft();
-    if (wf.isCancellation(err) || err instanceof wf.ApplicationFailure) throw err;
+    if (wf.isCancellation(err)) throw err;
+    const type = failureType(err);
+    // Postgres refusing the data, and our own refusals (typed or bugs), are answers; anything else
+    // (our database or the processor not answering in time) means "nothing decided, try again".
+    if (type === FAILURE.persistenceRejected) throw err;
+    if (err instanceof wf.ApplicationFailure && type !== FAILURE.storeUnavailable) throw err;
     throw wf.ApplicationFailure.create({
       type: FAILURE.temporarilyUnavailable,
       message: 'the evaluate could not be decided in time; nothing was decided, try again',
       nonRetryable: true,
     });
   }
+}
+
+/** The ApplicationFailure type anywhere in an error's cause chain. */
+function failureType(err: unknown): string | undefined {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if (e instanceof wf.ApplicationFailure && e.type) return e.type;
+  }
+  return undefined;
 }
 
 async function decide(order: Order, input: EvaluateInput, at: Date): Promise<EvaluateResult> {

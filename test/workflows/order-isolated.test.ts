@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { OrderActivities } from '../../src/activities/orders';
+import type { ProcessorActivities } from '../../src/activities/processor';
+import type { ChargeInput, ChargeResult, PersistOrderInput } from '../../src/domain/orders/contracts';
+import { FAILURE } from '../../src/domain/orders/failures';
+import { captureUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
+import { evaluateInput } from '../helpers/orders';
+import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
+
+const card = { token: randomUUID(), brand: 'visa', bin: '411111', last4: '1111' };
+const approveAll = async (_: ChargeInput): Promise<ChargeResult> => ({ result: 'approved', authorizationId: 'auth-1' });
+
+/**
+ * The order workflow alone, with typed fake activities (no Postgres, no processor): the branches
+ * the real-stack tests cannot reach on demand — a database that refuses a write, a database that
+ * does not answer while a caller waits, the processor failing during an async retry, and the exact
+ * persistence calls each flow makes.
+ */
+describe('order workflow with fake activities', () => {
+  let env: TestWorkflowEnvironment;
+  beforeAll(async () => {
+    env = await createTimeSkippingEnv();
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  function fakes(overrides: Partial<OrderActivities & ProcessorActivities> = {}) {
+    const persisted: PersistOrderInput[] = [];
+    const activities: OrderActivities & ProcessorActivities = {
+      persistOrder: jest.fn(async (input: PersistOrderInput) => {
+        persisted.push(input);
+      }),
+      scoreTransaction: jest.fn(async () => ({
+        decision: 'approve' as const,
+        score: 80,
+        reasons: [],
+        deviceSignalsUsed: false,
+      })),
+      processorCharge: jest.fn(approveAll),
+      processorCapture: jest.fn(async (input: { idempotencyKey: string }) => ({
+        captureId: `cap-${input.idempotencyKey}`,
+      })),
+      processorVoid: jest.fn(async () => undefined),
+      processorRefund: jest.fn(async (input: { refundId: string }) => ({ processorReference: `rf_${input.refundId}` })),
+      ...overrides,
+    };
+    return { activities, persisted };
+  }
+
+  async function withWorker<T>(activities: object, run: (taskQueue: string) => Promise<T>): Promise<T> {
+    const taskQueue = uniqueTaskQueue('isolated');
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: sharedWorkflowBundle(),
+      activities,
+    });
+    return worker.runUntil(run(taskQueue));
+  }
+
+  const start = (taskQueue: string) =>
+    env.client.workflow.start(orderWorkflow, {
+      taskQueue,
+      workflowId: `order:isolated:${randomUUID()}`,
+      args: [
+        {
+          orderId: randomUUID(),
+          orderSessionKey: randomUUID(),
+          merchantId: randomUUID(),
+          partnerId: randomUUID(),
+          externalOrderId: `ext-${randomUUID()}`,
+          isTestMode: true,
+        },
+      ],
+    });
+  const failureTypeOf = (err: unknown) =>
+    err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
+
+  it('CIT sale: one charge keyed {orderId}:charge:1, one write Draft -> Completed with order.completed', async () => {
+    const { activities, persisted } = fakes();
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue);
+      const answer = await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] });
+      expect(answer).toMatchObject({ kind: 'answer', outcome: 'APPROVED', status: 'Completed' });
+      expect(await handle.result()).toEqual({ status: 'Completed' });
+    });
+    expect(activities.processorCharge).toHaveBeenCalledTimes(1);
+    const [charge] = (activities.processorCharge as jest.Mock).mock.calls[0] as [ChargeInput];
+    expect(charge.idempotencyKey).toMatch(/:charge:1$/);
+    expect(persisted.map((p) => [p.transition?.from ?? null, p.state.status, p.events.map((e) => e.name)])).toEqual([
+      [null, 'Completed', ['order.completed']],
+    ]);
+  });
+
+  it('a write Postgres refuses fails the command with PersistenceRejected and leaves the order unevaluated, not wedged', async () => {
+    let refuse = true;
+    const { activities } = fakes({
+      persistOrder: jest.fn(async () => {
+        if (refuse) throw ApplicationFailure.nonRetryable('persist order: SQLSTATE 22021', FAILURE.persistenceRejected);
+      }),
+    });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue);
+      const first = handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] });
+      await expect(first).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+      expect(failureTypeOf(await first.catch((e) => e))).toBe(FAILURE.persistenceRejected);
+      expect(activities.persistOrder).toHaveBeenCalledTimes(1); // never retried
+      // Nothing wedged: the next evaluate is decided at once (same charge key: the processor answers as before).
+      refuse = false;
+      const again = await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] });
+      expect(again).toMatchObject({ outcome: 'APPROVED', status: 'Completed' });
+    });
+    const keys = (activities.processorCharge as jest.Mock).mock.calls.map(([c]) => (c as ChargeInput).idempotencyKey);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('our database not answering while a caller waits: TemporarilyUnavailable, nothing kept, a retry decides', async () => {
+    let down = true;
+    const { activities, persisted } = fakes({
+      scoreTransaction: jest.fn(async () => {
+        if (down)
+          throw ApplicationFailure.retryable('read sense session: connect ECONNREFUSED', FAILURE.storeUnavailable);
+        return { decision: 'approve' as const, score: 80, reasons: [], deviceSignalsUsed: false };
+      }),
+    });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue);
+      const failed = await handle
+        .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
+        .catch((e: unknown) => e);
+      expect(failureTypeOf(failed)).toBe(FAILURE.temporarilyUnavailable);
+      expect(persisted).toEqual([]);
+      expect(activities.processorCharge).not.toHaveBeenCalled();
+      down = false;
+      expect(await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })).toMatchObject({
+        outcome: 'APPROVED',
+      });
+    });
+  });
+
+  it('a command while another runs is turned away (OrderBusy) before it enters the history', async () => {
+    let releaseCapture: () => void = () => undefined;
+    const captureHeld = new Promise<void>((resolve) => {
+      releaseCapture = resolve;
+    });
+    const { activities } = fakes({
+      processorCapture: jest.fn(async (input: { idempotencyKey: string }) => {
+        await captureHeld;
+        return { captureId: `cap-${input.idempotencyKey}` };
+      }),
+    });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue);
+      const authorize = evaluateInput(card, new Date(), { transactionType: 'AUTHORIZATION' });
+      expect(await handle.executeUpdate(evaluateUpdate, { args: [authorize] })).toMatchObject({
+        outcome: 'CAPTUREREQUIRED',
+      });
+      const first = handle.executeUpdate(captureUpdate, { args: [{ amount: null }] });
+      while ((activities.processorCapture as jest.Mock).mock.calls.length === 0)
+        await new Promise((r) => setImmediate(r));
+      const second = await handle.executeUpdate(captureUpdate, { args: [{ amount: null }] }).catch((e: unknown) => e);
+      expect(failureTypeOf(second)).toBe(FAILURE.orderBusy);
+      releaseCapture();
+      expect(await first).toMatchObject({ kind: 'captured', status: 'Completed' });
+      const history = await handle.fetchHistory();
+      const accepted = history.events?.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes) ?? [];
+      expect(accepted).toHaveLength(2); // the evaluate and the first capture; the rejected one left no trace
+    });
+    expect(activities.processorCapture).toHaveBeenCalledTimes(1);
+  });
+
+  it('async MIT: a processor that keeps failing on a retry is retried with the same key, then the rescue goes on', async () => {
+    let failures = 2;
+    const { activities } = fakes({
+      processorCharge: jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
+        if (failures-- > 0) throw new Error('processor connection reset');
+        return { result: 'approved', authorizationId: `auth-${input.idempotencyKey}` };
+      }),
+    });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue);
+      const asyncMit = evaluateInput(card, new Date(await env.currentTimeMs()), {
+        flow: 'ASYNC_MIT',
+        isMIT: true,
+        isRecurring: true,
+        intervalCount: 1,
+      });
+      expect(await handle.executeUpdate(evaluateUpdate, { args: [asyncMit] })).toMatchObject({ outcome: 'SUBMITTED' });
+      expect(await handle.result()).toEqual({ status: 'Completed' });
+    });
+    const keys = (activities.processorCharge as jest.Mock).mock.calls.map(([c]) => (c as ChargeInput).idempotencyKey);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1); // one attempt, one key, however many tries
+  });
+});

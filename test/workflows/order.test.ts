@@ -151,14 +151,14 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
     await expect(handle(workflowId).executeUpdate(captureUpdate, { args: [{ amount: null }] })).rejects.toThrow();
   });
 
-  it('Authorize flow: the capture window lapses after 5 minutes, Cancelled (2) with order.expired', async () => {
+  it('Authorize flow (CIT): a capture window lapsing after 5 minutes cancels the order (2) with order.cancelled', async () => {
     const { result, orderId } = await start('4111111111111111', { transactionType: 'AUTHORIZATION' });
     expect(result).toMatchObject({ outcome: 'CAPTUREREQUIRED' });
     await env.sleep(5 * MINUTE - SECOND);
     expect((await orderRow(database.db, orderId)).status).toBe(5);
     await env.sleep(2 * SECOND);
     expect((await orderRow(database.db, orderId)).status).toBe(2);
-    expect(await eventNames(database.db, orderId)).toEqual(['order.capturerequired', 'order.expired']);
+    expect(await eventNames(database.db, orderId)).toEqual(['order.capturerequired', 'order.cancelled']);
   });
 
   it('CIT: approves (order.completed), declines, challenges (challenge.presented) and reports an unavailable processor', async () => {

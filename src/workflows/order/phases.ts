@@ -4,7 +4,7 @@ import type { OrderStatusName } from '../../domain/orders/status';
 import { processor } from './activities';
 import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
-import { approve, charge, expire } from './steps';
+import { approve, charge, expire, voidAuthorization } from './steps';
 
 /**
  * What the workflow does on its own while an order waits in a status: one phase per waiting
@@ -68,6 +68,15 @@ export const awaitCapture: Phase = async (order) => {
   await order.exclusive(async () => {
     if (order.state.status !== 'Capturerequired') return;
     const s = order.state;
+    // A CIT authorization nobody captured is cancelled by the system (order.cancelled); order.expired
+    // is for MIT rescue windows (interface, Events). Orders started before this rule replay as before.
+    if (s.flow === 'CIT' && wf.patched(CIT_CAPTURE_LAPSE_CANCELS)) {
+      await voidAuthorization(order);
+      await order.commit({ status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, 'capture window lapsed', [
+        { name: 'order.cancelled', data: null },
+      ]);
+      return;
+    }
     await expire(
       order,
       s.flow === 'SYNC_MIT' ? 'sync MIT window closed uncaptured' : 'capture window lapsed',
@@ -75,3 +84,6 @@ export const awaitCapture: Phase = async (order) => {
     );
   });
 };
+
+/** Patch id (docs/changing-workflows.md): a lapsed CIT authorization sends order.cancelled. */
+export const CIT_CAPTURE_LAPSE_CANCELS = 'cit-capture-lapse-cancels';

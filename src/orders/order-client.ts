@@ -12,8 +12,7 @@ import { ApiError } from '../domain/errors';
 import type { EvaluateInput, EvaluateResult, RefundRequest, RefundResult } from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
 import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids';
-import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
-import { evaluateUpdate, orderWorkflow, refundWorkflow } from '../workflows';
+import { evaluateUpdate, orderStartSearchAttributes, orderWorkflow, refundWorkflow } from '../workflows';
 
 /** The order's workflow has closed (or never existed): the caller answers from the read model. */
 export const CLOSED = Symbol('closed');
@@ -81,12 +80,9 @@ export class OrderClient {
         args: [startArgs],
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        searchAttributes: {
-          [SEARCH_ATTRIBUTES.merchantId.name]: [owner.merchantId],
-          [SEARCH_ATTRIBUTES.externalOrderId.name]: [externalOrderId],
-          [SEARCH_ATTRIBUTES.flow.name]: [input.flow],
-          [SEARCH_ATTRIBUTES.testMode.name]: [owner.isTestMode],
-        },
+        typedSearchAttributes: orderStartSearchAttributes({ ...startArgs, flow: input.flow }),
+        // What an operator reads in the Temporal UI's list (no personal or card data).
+        staticSummary: `${input.flow} order ${externalOrderId}: ${input.amount} ${input.currency} (minor units)`,
       });
       return this.client.workflow.executeUpdateWithStart(evaluateUpdate, {
         args: [input],
@@ -118,6 +114,7 @@ export class OrderClient {
         args: [request],
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        staticSummary: `${request.kind} refund of order ${request.orderId}`,
       });
       return handle.result();
     });

@@ -11,4 +11,5 @@ export {
 } from './order';
 export { refundWorkflow } from './refund';
 export { type RescueWindowInput, rescueWindowWorkflow } from './rescue-window';
+export { orderStartSearchAttributes } from './search-attributes';
 export { type WebhookDeliveryInput, webhookDeliveryWorkflow } from './webhook-delivery';

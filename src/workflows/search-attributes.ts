@@ -1,11 +1,21 @@
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
+import {
+  defineSearchAttributeKey,
+  SearchAttributeType,
+  type SearchAttributeUpdatePair,
+  TypedSearchAttributes,
+} from '@temporalio/common';
 import type { OrderState } from '../domain/orders/contracts';
+import type { Flow } from '../domain/orders/status';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
+import { isFinal } from './order/transitions';
 
 // Typed keys of the order search attributes (names from src/domain/search-attributes.ts).
 const keys = {
   merchantId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.merchantId.name, SearchAttributeType.KEYWORD),
   externalOrderId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.externalOrderId.name, SearchAttributeType.KEYWORD),
+  orderId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.orderId.name, SearchAttributeType.KEYWORD),
+  confirmationId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.confirmationId.name, SearchAttributeType.KEYWORD),
+  lifecycle: defineSearchAttributeKey(SEARCH_ATTRIBUTES.lifecycle.name, SearchAttributeType.KEYWORD),
   orderStatus: defineSearchAttributeKey(SEARCH_ATTRIBUTES.orderStatus.name, SearchAttributeType.KEYWORD),
   flow: defineSearchAttributeKey(SEARCH_ATTRIBUTES.flow.name, SearchAttributeType.KEYWORD),
   testMode: defineSearchAttributeKey(SEARCH_ATTRIBUTES.testMode.name, SearchAttributeType.BOOL),
@@ -16,8 +26,29 @@ export function orderSearchAttributes(s: OrderState): SearchAttributeUpdatePair[
   return [
     { key: keys.merchantId, value: s.merchantId },
     { key: keys.externalOrderId, value: s.externalOrderId },
+    { key: keys.orderId, value: s.orderId },
+    ...(s.confirmationId ? [{ key: keys.confirmationId, value: s.confirmationId }] : []),
+    { key: keys.lifecycle, value: isFinal(s.status) ? 'settled' : 'in_flight' },
     { key: keys.orderStatus, value: s.status },
     { key: keys.flow, value: s.flow },
     { key: keys.testMode, value: s.isTestMode },
   ];
+}
+
+/** The attributes an order workflow starts with (before its first evaluate is decided). */
+export function orderStartSearchAttributes(order: {
+  merchantId: string;
+  externalOrderId: string;
+  orderId: string;
+  flow: Flow;
+  isTestMode: boolean;
+}): TypedSearchAttributes {
+  return new TypedSearchAttributes([
+    { key: keys.merchantId, value: order.merchantId },
+    { key: keys.externalOrderId, value: order.externalOrderId },
+    { key: keys.orderId, value: order.orderId },
+    { key: keys.lifecycle, value: 'in_flight' },
+    { key: keys.flow, value: order.flow },
+    { key: keys.testMode, value: order.isTestMode },
+  ]);
 }

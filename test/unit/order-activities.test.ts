@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createOrderActivities } from '../../src/activities/orders';
+import { createProcessorActivities } from '../../src/activities/processor';
+import type { Db } from '../../src/db/knex';
+import type { ChargeInput } from '../../src/domain/orders/contracts';
+import { FAILURE } from '../../src/domain/orders/failures';
+
+/** A knex stand-in whose every query fails as Postgres would, with this SQLSTATE or socket error. */
+function failingDb(error: { code: string; message: string }): Db {
+  const query: Record<string, unknown> = {};
+  const fail = () => Promise.reject(Object.assign(new Error(error.message), { code: error.code }));
+  for (const method of ['where', 'first', 'insert', 'onConflict', 'merge', 'ignore', 'select'])
+    query[method] = () => query;
+  query.then = (resolve: unknown, reject: (e: unknown) => void) => fail().catch(reject);
+  const db = (() => query) as unknown as Db & { transaction: unknown };
+  db.transaction = () => fail();
+  return db;
+}
+
+const charge: ChargeInput = {
+  idempotencyKey: `${randomUUID()}:charge:1`,
+  merchantId: randomUUID(),
+  cardToken: randomUUID(),
+  amount: 1999,
+  currency: 'USD',
+  mode: 'sale',
+  flow: 'CIT',
+  attempt: 1,
+  threeDSecure: null,
+};
+
+async function failureOf(run: () => Promise<unknown>): Promise<ApplicationFailure> {
+  const err = await run().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApplicationFailure);
+  return err as ApplicationFailure;
+}
+
+/**
+ * Activities in a mock activity context (no worker, no Postgres): how database failures leave
+ * them (retried StoreUnavailable vs never-retried PersistenceRejected), and the processor's
+ * idempotency keys.
+ */
+describe('order and processor activities', () => {
+  const env = new MockActivityEnvironment();
+
+  it('a vault read that cannot reach Postgres is StoreUnavailable (retried), never "processor unavailable"', async () => {
+    const processor = createProcessorActivities({
+      db: failingDb({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' }),
+      vaultKeys: [],
+      environment: 'sandbox',
+    });
+    const failure = await failureOf(() => env.run(processor.processorCharge, charge));
+    expect(failure.type).toBe(FAILURE.storeUnavailable);
+    expect(failure.nonRetryable).toBe(false);
+  });
+
+  it('a write Postgres refuses for its data (SQLSTATE 22021, 23505) is PersistenceRejected, never retried', async () => {
+    for (const code of ['22021', '23505']) {
+      const orders = createOrderActivities({ db: failingDb({ code, message: 'refused' }) });
+      const failure = await failureOf(() =>
+        env.run(orders.persistOrder, { state: {} as never, transition: null, events: [] }),
+      );
+      expect(failure.type).toBe(FAILURE.persistenceRejected);
+      expect(failure.nonRetryable).toBe(true);
+      expect(failure.message).toContain(`SQLSTATE ${code}`);
+    }
+  });
+
+  it('a serialization failure or a lost connection mid-write is StoreUnavailable (retried)', async () => {
+    for (const code of ['40001', '08006', '57P01']) {
+      const orders = createOrderActivities({ db: failingDb({ code, message: 'transient' }) });
+      const failure = await failureOf(() =>
+        env.run(orders.persistOrder, { state: {} as never, transition: null, events: [] }),
+      );
+      expect(failure.type).toBe(FAILURE.storeUnavailable);
+    }
+  });
+
+  it('the same capture key gives the same capture id; another key another (as a processor honours keys)', async () => {
+    const processor = createProcessorActivities({
+      db: failingDb({ code: '08006', message: 'x' }),
+      vaultKeys: [],
+      environment: 'sandbox',
+    });
+    const capture = (idempotencyKey: string) =>
+      env.run(processor.processorCapture, { idempotencyKey, authorizationId: 'auth', amount: 100 });
+    const [a, b, c] = await Promise.all([capture('o1:capture'), capture('o1:capture'), capture('o2:capture')]);
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(c);
+  });
+});

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { getMerchantSettings } from '../db/repositories/merchants';
 import { acquireDeliverySlot, recordAttempt, releaseDeliverySlot } from '../db/repositories/webhook-deliveries';
@@ -16,15 +17,7 @@ export interface WebhookActivityDeps {
   logger: Logger;
   vaultKeys: VaultKey[];
   mailer: Mailer;
-  webhooks: {
-    timeoutMs: number;
-    alertAfterMs: number;
-    disableAfterMs: number;
-    allowPrivateNetworks: boolean;
-    /** Attempts in flight at once, across all workers: per endpoint, and per merchant (or partner). */
-    maxInFlightPerEndpoint: number;
-    maxInFlightPerMerchant: number;
-  };
+  webhooks: Omit<Config['webhooks'], 'workerConcurrency'>;
 }
 
 export interface AttemptInput {

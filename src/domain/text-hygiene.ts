@@ -12,6 +12,7 @@
  *   reasons): they would be stored and shown in clear. Identifier fields (externalOrderId, ids,
  *   keys) and the card fields themselves are never screened for card numbers.
  */
+import { passesLuhn } from './sensitive-data';
 
 /** How a free-text field may be written: one line (names) or prose (descriptions, reasons). */
 export type FreeTextKind = 'line' | 'prose';
@@ -90,19 +91,6 @@ export function printable(value: string): string {
   return out;
 }
 
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 const isDigit = (c: string) => c >= '0' && c <= '9';
 /** What people type between the groups of a card number. */
 const isSeparator = (c: string) => c === ' ' || c === '-' || c === '\u00a0';
@@ -134,7 +122,7 @@ export function containsCardNumber(text: string): boolean {
       let digits = '';
       for (let end = start; end < groups.length && digits.length < 19; end++) {
         digits += groups[end];
-        if (digits.length >= 13 && digits.length <= 19 && digits[0] !== '0' && luhnValid(digits)) return true;
+        if (digits.length >= 13 && digits.length <= 19 && digits[0] !== '0' && passesLuhn(digits)) return true;
       }
     }
   }

@@ -38,14 +38,16 @@ async function main(): Promise<void> {
   say(`migrations: ${applied.length ? applied.join(', ') : 'up to date'}`);
 
   const { address, uiUrl } = await startTemporal(config);
-  const { connection, client } = await connectTemporalClient(address, config.temporal.namespace);
+  // TLS / API key apply to an external cluster only; the local dev server is plain gRPC.
+  const security = config.temporal.address ? config.temporal.security : undefined;
+  const { connection, client } = await connectTemporalClient(address, config.temporal.namespace, security);
   stops.push({ name: 'Temporal client', stop: () => connection.close() });
   const added = await registerSearchAttributes(connection, config.temporal.namespace);
   say(`search attributes: ${added.length ? `registered ${added.join(', ')}` : 'already registered'}`);
 
   say('worker: bundling workflows and starting');
-  installTemporalLogging(logger);
-  const worker = await startWorkerWithRelay({ address, client, config, db, logger });
+  installTemporalLogging(logger, config.temporal.metricsBindAddress);
+  const worker = await startWorkerWithRelay({ address, security, client, config, db, logger });
   stops.push({ name: 'worker', stop: () => worker.stop() });
 
   const credentialsFile = path.join(config.dataDir, 'sandbox-credentials.json');

@@ -39,6 +39,23 @@ const schema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payment-rescue'),
   TEMPORAL_DEV_SERVER_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  // Temporal's own environment-configuration names (docs/deployment.md, "Connecting to Temporal").
+  TEMPORAL_API_KEY: optionalUrl,
+  TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: optionalUrl,
+  TEMPORAL_TLS_CLIENT_KEY_PATH: optionalUrl,
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: optionalUrl,
+  TEMPORAL_TLS_SERVER_NAME: optionalUrl,
+  TEMPORAL_METRICS_BIND_ADDRESS: optionalUrl.pipe(
+    z
+      .string()
+      .regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port, e.g. 0.0.0.0:9464')
+      .optional(),
+  ),
+  MIGRATE_ON_START: z.enum(['true', 'false']).default('false'),
+  METRICS_PORT: port.optional(),
+  METRICS_TOKEN: optionalUrl.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  READY_POLLER_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(600_000).default(75_000),
 
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   API_KEY_ROTATION_GRACE_HOURS: z.coerce.number().min(0).max(720).default(24),
@@ -133,6 +150,10 @@ export interface Config {
     webhookTaskQueue: string;
     devServerPort: number;
     uiPort: number;
+    /** TLS and API-key settings for a production cluster or Temporal Cloud (src/temporal/connect.ts). */
+    security: TemporalSecurity;
+    /** host:port of the worker's Prometheus exporter (the SDK's metrics); unset: none. */
+    metricsBindAddress: string | undefined;
   };
   auth: {
     accessTokenTtlSeconds: number;
@@ -171,10 +192,27 @@ export interface Config {
     /** Attempts one webhook worker process runs at once (its activity slots). */
     workerConcurrency: number;
   };
+  /** Metrics (docs/deployment.md): a port of their own (else on the API port) and a bearer token. */
+  metrics: { port: number | undefined; token: string | undefined };
+  /** The standalone API (src/api/server.ts) runs the migrations at start only when true. */
+  migrateOnStart: boolean;
+  /** Readiness: a poller of the order task queue counts when seen within this (docs/deployment.md). */
+  readyPollerMaxAgeMs: number;
   /** What the worker process (src/worker.ts) runs: both workers (default), or one of them. */
   workerRole: 'all' | 'orders' | 'webhooks';
   /** Operators' back-office credential (approve applications, raise disputes); unset: back office off. */
   adminToken: string | undefined;
+}
+
+/** How to reach a Temporal cluster that wants TLS, mTLS or an API key; all unset: plain gRPC. */
+export interface TemporalSecurity {
+  apiKey?: string | undefined;
+  /** TEMPORAL_TLS: explicit on/off; unset: on when any TLS file or an API key is given. */
+  tls?: boolean | undefined;
+  clientCertPath?: string | undefined;
+  clientKeyPath?: string | undefined;
+  serverCaCertPath?: string | undefined;
+  serverName?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +232,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`;
   if (e.FC_ENVIRONMENT === 'production' && !e.CARD_VAULT_KEYS) {
     throw new ConfigError(['CARD_VAULT_KEYS: required in production (keyId:base64 of a 32-byte key)']);
+  }
+  if (Boolean(e.TEMPORAL_TLS_CLIENT_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_CLIENT_KEY_PATH)) {
+    throw new ConfigError(['TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH: set both or neither']);
   }
   return {
     environment: e.FC_ENVIRONMENT,
@@ -216,6 +257,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookTaskQueue: e.WEBHOOK_TASK_QUEUE ?? `${e.TEMPORAL_TASK_QUEUE}-webhooks`,
       devServerPort: e.TEMPORAL_DEV_SERVER_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
+      security: {
+        apiKey: e.TEMPORAL_API_KEY,
+        tls: e.TEMPORAL_TLS === undefined ? undefined : e.TEMPORAL_TLS === 'true',
+        clientCertPath: e.TEMPORAL_TLS_CLIENT_CERT_PATH,
+        clientKeyPath: e.TEMPORAL_TLS_CLIENT_KEY_PATH,
+        serverCaCertPath: e.TEMPORAL_TLS_SERVER_CA_CERT_PATH,
+        serverName: e.TEMPORAL_TLS_SERVER_NAME,
+      },
+      metricsBindAddress: e.TEMPORAL_METRICS_BIND_ADDRESS,
     },
     auth: {
       accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
@@ -251,6 +301,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInFlightPerMerchant: e.WEBHOOK_MERCHANT_CONCURRENCY,
       workerConcurrency: e.WEBHOOK_WORKER_CONCURRENCY,
     },
+    metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
+    migrateOnStart: e.MIGRATE_ON_START === 'true',
+    readyPollerMaxAgeMs: e.READY_POLLER_MAX_AGE_MS,
     workerRole: e.WORKER_ROLE,
     adminToken: e.ADMIN_API_TOKEN,
   };

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import {
   bundleWorkflowCode,
@@ -9,12 +11,12 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { type ActivityConfig, activitiesFor } from './activities';
-import { type Config, loadConfigOrExit } from './config';
+import { type Config, loadConfigOrExit, type TemporalSecurity } from './config';
 import { createDb, type Db } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import { createLogger, type Logger } from './logger';
 import { startOutboxRelay } from './outbox-relay';
-import { connectTemporalClient } from './temporal/connect';
+import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 import { registerSearchAttributes as register } from './temporal/search-attributes';
 
 export interface WorkerSetup {
@@ -74,12 +76,17 @@ export async function createWorkers(setup: WorkerSetup, roles: WorkerRole[]): Pr
 export async function startWorkerWithRelay(
   setup: Omit<WorkerSetup, 'connection'> & {
     address: string;
+    /** TLS / API key for the worker's connection (config.temporal.security). */
+    security?: TemporalSecurity;
     client: Client;
     relayIntervalMs?: number;
     roles?: WorkerRole[];
   },
 ): Promise<{ stop(): Promise<void> }> {
-  const connection = await NativeConnection.connect({ address: setup.address });
+  const connection = await NativeConnection.connect({
+    address: setup.address,
+    ...temporalConnectionSecurity(setup.security),
+  });
   const workers = await createWorkers({ ...setup, connection }, setup.roles ?? ['orders', 'webhooks']);
   const running = Promise.all(workers.map((w) => w.run()));
   running.catch(() => {}); // awaited (and so reported) by stop(); never an unhandled rejection
@@ -102,19 +109,42 @@ export async function startWorkerWithRelay(
   };
 }
 
-/** Routes the SDK's own logs (core and worker) through pino, at WARN and above. */
-export function installTemporalLogging(logger: Logger): void {
+/**
+ * Routes the SDK's own logs (core and worker) through pino, at WARN and above; with
+ * `metricsBindAddress` (TEMPORAL_METRICS_BIND_ADDRESS, host:port) the SDK also serves its worker
+ * metrics (`temporal_*`: slots, schedule-to-start latency, polls) for Prometheus at /metrics there.
+ */
+export function installTemporalLogging(logger: Logger, metricsBindAddress?: string): void {
   const levels = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
   Runtime.install({
     logger: new DefaultLogger('WARN', (entry) => {
       logger[levels[entry.level]]({ ...entry.meta, source: 'temporal' }, entry.message);
     }),
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} } },
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
+      ...(metricsBindAddress
+        ? { metrics: { prometheus: { bindAddress: metricsBindAddress, countersTotalSuffix: true, unitSuffix: true } } }
+        : {}),
+    },
   });
 }
 
-async function registerSearchAttributes(address: string, namespace: string): Promise<void> {
-  const { connection } = await connectTemporalClient(address, namespace);
+/**
+ * The workflow bundle prebuilt at image build (scripts/build-workflow-bundle.ts writes
+ * dist/workflow-bundle.js beside dist/src), so a worker starts without bundling and runs exactly
+ * the code the image was built with; undefined when absent (running from source).
+ */
+export function prebuiltWorkflowBundle(): { codePath: string } | undefined {
+  const codePath = path.resolve(__dirname, '..', 'workflow-bundle.js');
+  return existsSync(codePath) ? { codePath } : undefined;
+}
+
+async function registerSearchAttributes(
+  address: string,
+  namespace: string,
+  security: TemporalSecurity | undefined,
+): Promise<void> {
+  const { connection } = await connectTemporalClient(address, namespace, security);
   try {
     await register(connection, namespace);
   } finally {
@@ -130,23 +160,35 @@ async function main(): Promise<void> {
     logger.fatal('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');
     process.exit(1);
   }
-  installTemporalLogging(logger);
-  await registerSearchAttributes(config.temporal.address, config.temporal.namespace).catch((err: unknown) =>
+  installTemporalLogging(logger, config.temporal.metricsBindAddress);
+  const security = config.temporal.security;
+  await registerSearchAttributes(config.temporal.address, config.temporal.namespace, security).catch((err: unknown) =>
     logger.warn({ err }, 'could not register the order search attributes (register them on the server yourself)'),
   );
   const db = createDb(config.database.url, config.database.poolMax, logger);
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect({
+    address: config.temporal.address,
+    ...temporalConnectionSecurity(security),
+  });
   const roles = rolesOf(config.workerRole);
-  const workers = await createWorkers({ connection, config, db, logger }, roles);
+  const workflowBundle = prebuiltWorkflowBundle();
+  const workers = await createWorkers({ connection, config, db, logger, workflowBundle }, roles);
   const { connection: clientConnection, client } = await connectTemporalClient(
     config.temporal.address,
     config.temporal.namespace,
+    security,
   );
   const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.webhookTaskQueue, logger });
   const housekeeping = startHousekeeping({ db, logger });
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling, drains in-flight tasks, returns.
   logger.info(
-    { roles, taskQueue: config.temporal.taskQueue, webhookTaskQueue: config.temporal.webhookTaskQueue },
+    {
+      roles,
+      taskQueue: config.temporal.taskQueue,
+      webhookTaskQueue: config.temporal.webhookTaskQueue,
+      workflowBundle: workflowBundle ? 'prebuilt' : 'bundled at start',
+      metrics: config.temporal.metricsBindAddress ?? 'off',
+    },
     'worker running',
   );
   await Promise.all(workers.map((w) => w.run()));

@@ -8,6 +8,7 @@ import { ApiError } from '../domain/errors';
 import { TokenBuckets } from '../domain/token-bucket';
 import { WIDGET_SENSE_KEY_RATE } from '../domain/widget-signals';
 import type { Logger } from '../logger';
+import { metricsEndpoint } from '../observability/http';
 import { OrderClient } from '../orders/order-client';
 import { payingMerchant } from './access';
 import { guardRoutes } from './guard';
@@ -18,6 +19,7 @@ import { errorHandler } from './middleware/errors';
 import { InFlight } from './middleware/in-flight';
 import { screenRouteInputs } from './middleware/input-hygiene';
 import { jsonBody } from './middleware/json-body';
+import { requestMetrics } from './middleware/metrics';
 import { failureLimit, rateLimit, SharedLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { adminRoutes } from './routes/admin';
@@ -40,7 +42,7 @@ import { widgetBundle } from './widget-bundle';
 export interface AppDeps {
   config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'>;
-  };
+  } & Partial<Pick<Config, 'metrics' | 'readyPollerMaxAgeMs'>>;
   db: Db;
   temporal: Connection;
   /** The client the order endpoints use to reach the order workflows. */
@@ -64,6 +66,9 @@ export function createApp(deps: AppDeps): RescueApp {
 
   const inFlight = new InFlight();
   app.use(inFlight.middleware());
+  app.use(requestMetrics()); // by route pattern and final status (docs/deployment.md#metrics)
+  // On the API port unless METRICS_PORT gives it a port of its own (src/api/server.ts).
+  if (config.metrics?.port === undefined) app.use(metricsEndpoint(config.metrics?.token));
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
@@ -123,7 +128,15 @@ export function createApp(deps: AppDeps): RescueApp {
   const bearer = bearerAuth(db, clock);
   const root = new Router();
   for (const router of [
-    healthRoutes({ db, temporal: deps.temporal, environment: config.environment, rateLimit: healthLimit }),
+    healthRoutes({
+      db,
+      temporal: deps.temporal,
+      environment: config.environment,
+      rateLimit: healthLimit,
+      namespace: deps.temporalClient.options.namespace,
+      taskQueue: config.temporal.taskQueue,
+      pollerMaxAgeMs: config.readyPollerMaxAgeMs,
+    }),
     oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, limits: tokenLimits }),
     adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),
     challengeRoutes({ db, workflows, rateLimit: tokenizeLimit }),

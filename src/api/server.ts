@@ -3,6 +3,7 @@ import { type Config, loadConfig, loadConfigOrExit } from '../config';
 import { createDb } from '../db/knex';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
+import { startMetricsServer } from '../observability/http';
 import { connectTemporalClient } from '../temporal/connect';
 import { type AppDeps, createApp, type RescueApp } from './app';
 import { attachLease, ProcessLease } from './process-lease';
@@ -62,8 +63,10 @@ export async function closeServer(server: Server): Promise<void> {
 }
 
 /**
- * Standalone API process (Docker, production): needs DATABASE_URL and TEMPORAL_ADDRESS; runs
- * the migrations, then serves. `npm start` runs the whole stack instead (scripts/start.ts).
+ * Standalone API process (Docker, production): needs DATABASE_URL and TEMPORAL_ADDRESS. The
+ * migrations are a deploy step of their own (`npm run migrate`, the image's
+ * `node dist/scripts/migrate.js`, the Helm hook); MIGRATE_ON_START=true runs them here too.
+ * `npm start` runs the whole stack instead (scripts/start.ts).
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -76,19 +79,31 @@ async function main(): Promise<void> {
     connectTimeoutMs: config.database.connectTimeoutMs,
     statementTimeoutMs: config.database.statementTimeoutMs,
   });
-  await migrateToLatest(db);
-  const { connection, client } = await connectTemporalClient(config.temporal.address, config.temporal.namespace);
+  if (config.migrateOnStart) {
+    const applied = await migrateToLatest(db);
+    logger.info({ applied }, 'migrations applied (MIGRATE_ON_START)');
+  }
+  const { connection, client } = await connectTemporalClient(
+    config.temporal.address,
+    config.temporal.namespace,
+    config.temporal.security,
+  );
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer(config.host, config.metrics.port, config.metrics.token);
   const server = await listen(
     { config, db, temporal: connection, temporalClient: client, logger },
     config.host,
     config.port,
     config.http,
   );
-  logger.info({ url: config.publicBaseUrl }, 'API listening');
+  logger.info({ url: config.publicBaseUrl, metricsPort: config.metrics.port ?? config.port }, 'API listening');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'API shutting down');
     await closeServer(server);
+    metricsServer?.close();
     await connection.close();
     await db.destroy();
     process.exit(0);

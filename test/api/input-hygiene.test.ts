@@ -201,6 +201,8 @@ describe('input hygiene: control characters, unpaired surrogates and card number
       fields: ['grant_type', 'client_id', 'client_secret'],
     },
     { route: 'GET /v1/health', auth: 'none', query: () => ({ verbose: '1' }) },
+    { route: 'GET /v1/health/live', auth: 'none', query: () => ({ verbose: '1' }) },
+    { route: 'GET /v1/health/ready', auth: 'none', query: () => ({ verbose: '1' }) },
     // ---- API keys
     {
       route: 'POST /v1/api-keys',

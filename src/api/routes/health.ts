@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Connection } from '@temporalio/client';
+import { temporal as proto } from '@temporalio/proto';
 import type { Middleware } from 'koa';
 import type { Environment } from '../../config';
 import { type Db, isDatabaseReachable } from '../../db/knex';
@@ -14,6 +15,29 @@ async function timed(probe: () => Promise<boolean>): Promise<Check> {
   const started = Date.now();
   const ok = await probe().catch(() => false);
   return { status: ok ? 'ok' : 'down', latencyMs: Date.now() - started };
+}
+
+/** A worker of the order task queue seen by Temporal within `maxAgeMs` (DescribeTaskQueue). */
+async function countLivePollers(
+  connection: Connection,
+  namespace: string,
+  taskQueue: string,
+  maxAgeMs: number,
+): Promise<number> {
+  const answer = await connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () =>
+    connection.workflowService.describeTaskQueue({
+      namespace,
+      taskQueue: { name: taskQueue, kind: proto.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    }),
+  );
+  const now = Date.now();
+  return (answer.pollers ?? []).filter((poller) => {
+    const at = poller.lastAccessTime;
+    if (!at) return false;
+    const ms = Number(at.seconds ?? 0) * 1000 + Math.floor((at.nanos ?? 0) / 1e6);
+    return now - ms <= maxAgeMs;
+  }).length;
 }
 
 /** Each probe's deadline: a frozen Postgres or Temporal cannot hold the health check longer. */
@@ -36,9 +60,47 @@ export function healthRoutes(deps: {
   temporal: Connection;
   environment: Environment;
   rateLimit?: Middleware;
+  /** For readiness: the order task queue that must have a worker polling it, and its namespace. */
+  namespace?: string;
+  taskQueue?: string;
+  /** A poller counts when Temporal saw it within this (docs/deployment.md#probes). */
+  pollerMaxAgeMs?: number;
 }): Router {
   const router = new Router();
   const limit: Middleware = deps.rateLimit ?? ((_ctx, next) => next());
+
+  // Liveness: the process answers. No dependency is asked, so a Postgres or Temporal outage never
+  // makes an orchestrator restart every API process at once; readiness takes them out of rotation.
+  router.get('/v1/health/live', async (ctx) => {
+    ctx.set('cache-control', 'no-store');
+    ctx.body = { status: 'ok', time: new Date().toISOString() };
+  });
+
+  // Readiness: the database, Temporal, and at least one worker polling the order task queue, each
+  // with the 2 s deadline. Without a worker an evaluate could only wait, so the process says so.
+  router.get('/v1/health/ready', limit, async (ctx) => {
+    const namespace = deps.namespace ?? 'default';
+    const taskQueue = deps.taskQueue ?? 'payment-rescue';
+    let pollers = 0;
+    const [database, temporal, worker] = await Promise.all([
+      timed(() => isDatabaseReachable(deps.db, PROBE_DEADLINE_MS)),
+      timed(() => isTemporalReachable(deps.temporal)),
+      timed(async () => {
+        pollers = await countLivePollers(deps.temporal, namespace, taskQueue, deps.pollerMaxAgeMs ?? 75_000);
+        return pollers > 0;
+      }),
+    ]);
+    const ok = [database, temporal, worker].every((c) => c.status === 'ok');
+    ctx.status = ok ? 200 : 503;
+    ctx.set('cache-control', 'no-store');
+    ctx.body = {
+      status: ok ? 'ok' : 'unavailable',
+      environment: deps.environment,
+      checks: { database, temporal, worker: { ...worker, taskQueue, pollers } },
+      time: new Date().toISOString(),
+    };
+  });
+
   router.get('/v1/health', limit, async (ctx) => {
     const [database, temporal] = await Promise.all([
       timed(() => isDatabaseReachable(deps.db, PROBE_DEADLINE_MS)),

@@ -1,0 +1,93 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus registry (prom-client), one per process: the process metrics
+ * (`process_*`, `nodejs_*`), the API's request metrics and the business counters below. Any
+ * module adds its own counters with `counter(...)` / `histogram(...)`, which return the metric
+ * already registered under that name, so a module loaded twice (tests, hot paths) never throws
+ * "already registered". Names follow Prometheus conventions (`_total` counters, `_seconds`).
+ * Served at `/metrics` (src/api/routes/metrics.ts; docs/deployment.md#metrics). The worker's
+ * Temporal SDK metrics (`temporal_*`) come from the SDK's own exporter, not from here.
+ */
+export const registry = new Registry();
+registry.setDefaultLabels({ service: 'payment-rescue' });
+collectDefaultMetrics({ register: registry });
+
+export function counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Counter<L>;
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+export function histogram<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+  buckets?: number[],
+): Histogram<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Histogram<L>;
+  return new Histogram({ name, help, labelNames, registers: [registry], ...(buckets ? { buckets } : {}) });
+}
+
+/** API: every request, labelled by the router's route pattern (never the raw path), method and status. */
+export const httpRequests = counter('http_requests_total', 'HTTP requests answered by the API.', [
+  'method',
+  'route',
+  'status',
+]);
+export const httpRequestDuration = histogram(
+  'http_request_duration_seconds',
+  'Time the API took to answer, from the first middleware to the response.',
+  ['method', 'route', 'status'],
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+);
+
+/** Business counters (docs/runbook.md#metrics-and-alerts says what each means). */
+export const evaluates = counter('rescue_evaluates_total', 'POST /v1/evaluate answers, by outcome and flow.', [
+  'outcome',
+  'flow',
+]);
+export const refunds = counter(
+  'rescue_refunds_total',
+  'Refunds, by result (succeeded, failed) and kind (full, partial).',
+  ['result', 'kind'],
+);
+export const webhookAttempts = counter(
+  'rescue_webhook_attempts_total',
+  'Webhook delivery attempts, by result (delivered, failed, refused) and status class (2xx..5xx, network).',
+  ['result', 'status_class'],
+);
+export const webhookEndpointsDisabled = counter(
+  'rescue_webhook_endpoints_disabled_total',
+  'Webhook endpoints disabled after failing for WEBHOOK_DISABLE_AFTER_HOURS.',
+);
+export const idempotencyOutcomes = counter(
+  'rescue_idempotency_outcomes_total',
+  'Idempotent requests by what the key store answered: replayed, in_flight (409), mismatch (409), unavailable (503).',
+  ['outcome'],
+);
+
+/** Helpers for the call sites, so labels stay consistent (lower case, bounded sets). */
+export const businessMetrics = {
+  evaluate(outcome: string, flow: string): void {
+    evaluates.inc({ outcome: outcome.toLowerCase(), flow: flow.toLowerCase() });
+  },
+  refund(result: 'succeeded' | 'failed', kind: 'full' | 'partial'): void {
+    refunds.inc({ result, kind });
+  },
+  webhookAttempt(result: 'delivered' | 'failed' | 'refused', status: number | undefined): void {
+    webhookAttempts.inc({ result, status_class: status ? `${Math.floor(status / 100)}xx` : 'network' });
+  },
+  webhookEndpointDisabled(): void {
+    webhookEndpointsDisabled.inc();
+  },
+  idempotency(outcome: 'replayed' | 'in_flight' | 'mismatch' | 'unavailable'): void {
+    idempotencyOutcomes.inc({ outcome });
+  },
+};
+
+/** The text exposition (`text/plain; version=0.0.4`) and its content type. */
+export async function metricsText(): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}

@@ -1,0 +1,364 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Client, Connection } from '@temporalio/client';
+import { ensureTemporalCli } from '../../scripts/tools/temporal-cli';
+import { closeServer, listen } from '../../src/api/server';
+import { type Config, loadConfig } from '../../src/config';
+import { startMetricsServer } from '../../src/observability/http';
+import { connectTemporalClient, waitForTemporal } from '../../src/temporal/connect';
+import { registerSearchAttributes } from '../../src/temporal/search-attributes';
+import { startWorkerWithRelay } from '../../src/worker';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { capturedLogger } from '../helpers/log-capture';
+import { freePort } from '../helpers/ports';
+import { sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
+
+/**
+ * Operations surface (issue 13): liveness, readiness and /metrics on the real stack. Readiness
+ * needs a worker polling the order task queue, judged by DescribeTaskQueue's pollers and their
+ * last access. A worker long-polls, so a live idle worker is seen again each time its poll ends;
+ * this file runs its own Temporal dev server with a 2 s long poll (production: 1 min, and
+ * READY_POLLER_MAX_AGE_MS defaults to 75 s), so "no worker" is visible within seconds.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+const POLLER_MAX_AGE_MS = 3_000;
+
+let devServer: ChildProcess | undefined;
+let temporalAddress: string;
+let database: TestDatabase;
+let connection: Connection;
+let client: Client;
+let config: Config;
+let server: Server;
+let base: string;
+let taskQueue: string;
+const logs = capturedLogger();
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+async function readiness(): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${base}/v1/health/ready`);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const readyIs = (status: number) => async () => {
+  const r = await readiness();
+  return r.status === status ? r : undefined;
+};
+
+/** Prometheus text format: `name{label="v",...} value` lines into samples. */
+function parseMetrics(text: string): Array<{ name: string; labels: Record<string, string>; value: number }> {
+  const samples: Array<{ name: string; labels: Record<string, string>; value: number }> = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!m) throw new Error(`not a Prometheus sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, key, value] of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      if (key !== undefined && value !== undefined) labels[key] = value;
+    }
+    samples.push({ name: m[1] as string, labels, value: Number(m[3]) });
+  }
+  return samples;
+}
+
+async function scrape(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  return parseMetrics(await res.text());
+}
+
+function requestCount(samples: ReturnType<typeof parseMetrics>, route: string, status: string): number {
+  return samples
+    .filter((s) => s.name === 'http_requests_total' && s.labels.route === route && s.labels.status === status)
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+beforeAll(async () => {
+  const cliPath = await ensureTemporalCli();
+  if (!cliPath) throw new Error('this test needs the Temporal CLI (npm run tools)');
+  const port = await freePort();
+  temporalAddress = `127.0.0.1:${port}`;
+  devServer = spawn(
+    cliPath,
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--headless',
+      '--log-level',
+      'error',
+      '--dynamic-config-value',
+      'matching.longPollExpirationInterval="2s"',
+    ],
+    { stdio: 'ignore' },
+  );
+  await waitForTemporal(temporalAddress, 60_000);
+  taskQueue = uniqueTaskQueue('ops');
+  config = loadConfig({
+    LOG_LEVEL: 'info',
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    READY_POLLER_MAX_AGE_MS: String(POLLER_MAX_AGE_MS),
+    OPEN_RATE_LIMIT_BURST: '100000',
+    OPEN_RATE_LIMIT_PER_SECOND: '100000',
+  });
+  database = await createTestDatabase();
+  ({ connection, client } = await connectTemporalClient(temporalAddress, 'default'));
+  await registerSearchAttributes(connection, 'default');
+  server = await listen(
+    { config, db: database.db, temporal: connection, temporalClient: client, logger: logs.logger },
+    '127.0.0.1',
+    0,
+    config.http,
+  );
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  if (server) await closeServer(server);
+  await connection?.close();
+  await database?.drop();
+  if (devServer && devServer.exitCode === null) {
+    const exited = new Promise((r) => devServer?.once('exit', r));
+    devServer.kill('SIGKILL');
+    await exited;
+  }
+});
+
+describe('probes', () => {
+  it('liveness answers without asking any dependency; /v1/health keeps its shape', async () => {
+    const live = await fetch(`${base}/v1/health/live`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: 'ok', time: expect.any(String) });
+
+    const health = await fetch(`${base}/v1/health`);
+    expect(health.status).toBe(200);
+    const body = (await health.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['checks', 'environment', 'status', 'time']);
+    expect(Object.keys(body.checks as object).sort()).toEqual(['database', 'temporal']);
+  });
+
+  it('readiness fails within 5 s of the last worker stopping and recovers when one returns', async () => {
+    // No worker yet: not ready, though the database and Temporal answer.
+    const before = await readiness();
+    expect(before.status).toBe(503);
+    expect(before.body.checks).toMatchObject({
+      database: { status: 'ok' },
+      temporal: { status: 'ok' },
+      worker: { status: 'down', taskQueue, pollers: 0 },
+    });
+
+    // An in-process worker polls: ready.
+    const worker = await startWorkerWithRelay({
+      address: temporalAddress,
+      client,
+      config,
+      db: database.db,
+      logger: logs.logger,
+      workflowBundle: sharedWorkflowBundle(),
+      roles: ['orders'],
+    });
+    const ready = await waitFor('readiness with a worker', readyIs(200), 15_000);
+    expect(ready.body.checks).toMatchObject({ worker: { status: 'ok', taskQueue } });
+    // It stays ready while the worker idles across several long polls (2 s each here).
+    for (const until = Date.now() + 5_000; Date.now() < until; ) {
+      expect((await readiness()).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    // The last worker stops: 503 within 5 s.
+    await worker.stop();
+    const stoppedAt = Date.now();
+    const down = await waitFor('readiness without a worker', readyIs(503), 5_000);
+    const tookMs = Date.now() - stoppedAt;
+    expect(tookMs).toBeLessThanOrEqual(5_000);
+    expect(down.body.checks).toMatchObject({ database: { status: 'ok' }, worker: { status: 'down' } });
+    // Liveness is unaffected: an orchestrator must not restart the API for a missing worker.
+    expect((await fetch(`${base}/v1/health/live`)).status).toBe(200);
+
+    // A worker returns, as production runs it (its own process, the SDK's metrics exported).
+    const metricsPort = await freePort();
+    const output: string[] = [];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        TEMPORAL_ADDRESS: temporalAddress,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        WORKER_ROLE: 'orders',
+        TEMPORAL_METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}`,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d) => output.push(String(d)));
+    child.stderr?.on('data', (d) => output.push(String(d)));
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      await waitFor('readiness with the worker process', readyIs(200), 90_000).catch((err: Error) => {
+        throw new Error(`${err.message}\nworker output:\n${output.join('')}`);
+      });
+
+      // The worker's Temporal SDK metrics, scraped from its Prometheus exporter.
+      const sdk = await waitFor(
+        'the worker SDK metrics',
+        async () => {
+          const samples = await scrape(`http://127.0.0.1:${metricsPort}/metrics`);
+          return samples.some((s) => s.name.startsWith('temporal_') && s.labels.task_queue === taskQueue)
+            ? samples
+            : undefined;
+        },
+        30_000,
+      );
+      expect(sdk.some((s) => s.name.startsWith('temporal_worker_task_slots_available'))).toBe(true);
+
+      // SIGTERM: the worker drains and exits; the probe notices within 5 s again.
+      child.kill('SIGTERM');
+      await exited;
+      const gone = Date.now();
+      await waitFor('readiness after the worker process stopped', readyIs(503), 5_000);
+      expect(Date.now() - gone).toBeLessThanOrEqual(5_000);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
+  }, 180_000);
+});
+
+describe('metrics', () => {
+  it('serves Prometheus text: request counts by route pattern and status, latency, process metrics', async () => {
+    const before = await scrape(`${base}/metrics`);
+    const liveBefore = requestCount(before, '/v1/health/live', '200');
+    await fetch(`${base}/v1/health/live`);
+    await fetch(`${base}/v1/health/live`);
+    const orderId = '5b0f2a7e-8f8e-4f49-9a8e-1c1f3c6d2e11';
+    const unauthorized = await fetch(`${base}/v1/orders/${orderId}`);
+    expect(unauthorized.status).toBe(401);
+
+    const after = await scrape(`${base}/metrics`);
+    expect(requestCount(after, '/v1/health/live', '200') - liveBefore).toBe(2);
+    // The route pattern, never the raw path: the order id is nowhere in the labels.
+    expect(requestCount(after, '/v1/orders/:id', '401')).toBeGreaterThanOrEqual(1);
+    expect(after.some((s) => Object.values(s.labels).some((v) => v.includes(orderId)))).toBe(false);
+    const latency = after.find(
+      (s) =>
+        s.name === 'http_request_duration_seconds_count' &&
+        s.labels.route === '/v1/health/live' &&
+        s.labels.method === 'GET',
+    );
+    expect(latency?.value).toBeGreaterThanOrEqual(2);
+    expect(after.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
+    expect(after.some((s) => s.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
+    // The business counters exist from the start (declared in src/observability/metrics.ts).
+    const text = await (await fetch(`${base}/metrics`)).text();
+    for (const name of [
+      'rescue_evaluates_total',
+      'rescue_refunds_total',
+      'rescue_webhook_attempts_total',
+      'rescue_webhook_endpoints_disabled_total',
+    ]) {
+      expect(text).toContain(`# TYPE ${name} counter`);
+    }
+  });
+
+  it('with METRICS_TOKEN a scrape needs the bearer token; METRICS_PORT moves /metrics off the API port', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const guarded = await listen(
+      {
+        config: { ...config, metrics: { port: undefined, token } },
+        db: database.db,
+        temporal: connection,
+        temporalClient: client,
+        logger: logs.logger,
+      },
+      '127.0.0.1',
+      0,
+      config.http,
+    );
+    const separate = await listen(
+      {
+        config: { ...config, metrics: { port: 1, token: undefined } },
+        db: database.db,
+        temporal: connection,
+        temporalClient: client,
+        logger: logs.logger,
+      },
+      '127.0.0.1',
+      0,
+      config.http,
+    );
+    try {
+      const url = `http://127.0.0.1:${(guarded.address() as AddressInfo).port}/metrics`;
+      const refused = await fetch(url);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect((await fetch(url, { headers: { authorization: 'Bearer wrong-token-0123456789abc' } })).status).toBe(401);
+      const samples = await scrape(url, { authorization: `Bearer ${token}` });
+      expect(samples.some((s) => s.name === 'http_requests_total')).toBe(true);
+
+      const onApiPort = await fetch(`http://127.0.0.1:${(separate.address() as AddressInfo).port}/metrics`);
+      expect(onApiPort.status).not.toBe(200);
+      const own = await startMetricsServer('127.0.0.1', 0, token);
+      try {
+        const ownUrl = `http://127.0.0.1:${(own.address() as AddressInfo).port}/metrics`;
+        expect((await fetch(ownUrl)).status).toBe(401);
+        const own200 = await scrape(ownUrl, { authorization: `Bearer ${token}` });
+        expect(own200.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
+      } finally {
+        own.close();
+      }
+    } finally {
+      await closeServer(guarded);
+      await closeServer(separate);
+    }
+  });
+});
+
+describe('npm run migrate', () => {
+  it('applies nothing on an up-to-date schema, reports its status, frees a lock, exits 0', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts', ...args], {
+          cwd: ROOT,
+          env: { ...process.env, DATABASE_URL: database.url },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (out += d));
+        child.once('exit', (code) => resolve({ code, out }));
+      });
+    const latest = await run([]);
+    expect(latest).toMatchObject({ code: 0 });
+    expect(latest.out).toContain('schema up to date');
+    const status = await run(['--status']);
+    expect(status.code).toBe(0);
+    expect(status.out).toMatch(/pending: none/);
+    const unlock = await run(['--unlock']);
+    expect(unlock).toMatchObject({ code: 0 });
+    expect(unlock.out).toContain('migration lock freed');
+  }, 60_000);
+});

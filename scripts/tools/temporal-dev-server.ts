@@ -21,6 +21,19 @@ export interface DevServerOptions {
   logFile: string;
 }
 
+/**
+ * Server settings for low latency on one machine (docs/benchmarks.md): one task-queue partition
+ * (the default four spread one queue's tasks and pollers, which halved a trivial workflow's
+ * throughput and gave it a 2-second p99 in issue 14's probe), and eager activity dispatch, so an
+ * activity a workflow task schedules on the worker's own queue comes back with the task's answer
+ * instead of through another poll (the order workflow's processor calls are ordinary activities).
+ */
+export const LOW_LATENCY = [
+  'matching.numTaskqueueReadPartitions=1',
+  'matching.numTaskqueueWritePartitions=1',
+  'system.enableActivityEagerExecution=true',
+];
+
 /** Starts `temporal server start-dev` as a child process and waits until it answers. */
 export async function startTemporalDevServer(opts: DevServerOptions): Promise<DevServerHandle> {
   const args = [
@@ -36,6 +49,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
     'warn',
     '--log-format',
     'json',
+    ...LOW_LATENCY.flatMap((setting) => ['--dynamic-config-value', setting]),
   ];
   if (opts.uiPort !== undefined) args.push('--ui-port', String(opts.uiPort));
   else args.push('--headless');

@@ -1,0 +1,87 @@
+{{- define "payment-rescue.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "payment-rescue.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "payment-rescue.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+app.kubernetes.io/name: {{ include "payment-rescue.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{- define "payment-rescue.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "payment-rescue.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "payment-rescue.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+
+{{- define "payment-rescue.secretName" -}}
+{{- .Values.secret.existingSecret | default (printf "%s-env" (include "payment-rescue.fullname" .)) -}}
+{{- end -}}
+
+{{- define "payment-rescue.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- .Values.serviceAccount.name | default (include "payment-rescue.fullname" .) -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Environment shared by every container: the ConfigMap, the Secret, the Temporal TLS paths. */}}
+{{- define "payment-rescue.envFrom" -}}
+- configMapRef:
+    name: {{ include "payment-rescue.fullname" . }}-env
+- secretRef:
+    name: {{ include "payment-rescue.secretName" . }}
+{{- end -}}
+
+{{- define "payment-rescue.tlsEnv" -}}
+{{- if .Values.temporal.tls.enabled -}}
+- name: TEMPORAL_TLS
+  value: "true"
+- name: TEMPORAL_TLS_CLIENT_CERT_PATH
+  value: /etc/temporal-tls/tls.crt
+- name: TEMPORAL_TLS_CLIENT_KEY_PATH
+  value: /etc/temporal-tls/tls.key
+{{- if .Values.temporal.tls.serverCa }}
+- name: TEMPORAL_TLS_SERVER_CA_CERT_PATH
+  value: /etc/temporal-tls/ca.crt
+{{- end }}
+{{- if .Values.temporal.tls.serverName }}
+- name: TEMPORAL_TLS_SERVER_NAME
+  value: {{ .Values.temporal.tls.serverName | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{- define "payment-rescue.volumeMounts" -}}
+- name: tmp
+  mountPath: /tmp
+{{- if .Values.temporal.tls.enabled }}
+- name: temporal-tls
+  mountPath: /etc/temporal-tls
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{- define "payment-rescue.volumes" -}}
+- name: tmp
+  emptyDir: {}
+{{- if .Values.temporal.tls.enabled }}
+- name: temporal-tls
+  secret:
+    secretName: {{ required "temporal.tls.secretName is required when temporal.tls.enabled" .Values.temporal.tls.secretName }}
+{{- end }}
+{{- end -}}

@@ -1,0 +1,244 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { cacheDir, commandOutput, isExecutable, onPath, progress, runLogged } from './tools/cache';
+
+/**
+ * `npm run check:deploy` (also run by .ci/run): checks the deployment files without a Docker
+ * engine or a Kubernetes cluster.
+ *
+ * - Helm chart (deploy/helm/payment-rescue): `helm lint --strict` and `helm template` with the
+ *   default values and with every optional part on; the rendered manifests must hold what
+ *   docs/deployment.md promises (hook Job, probes, HPA, PDBs, resources, non-root).
+ * - docker/docker-compose.yml: validated against the Compose Specification's JSON schema
+ *   (check-jsonschema's vendored `compose-spec`); `docker compose config` / `docker-compose
+ *   config` too when one is installed; plus the rules of issue 13 (no auto-setup image, no tctl,
+ *   api and worker after the one-shot migration).
+ * - docker/Dockerfile and .dockerignore: Node 22, multi-stage, non-root, HEALTHCHECK, prebuilt
+ *   workflow bundle; the context leaves out .data, node_modules, .git.
+ *
+ * Tools are found like the Temporal CLI (scripts/tools/): HELM_PATH, PATH, the user cache,
+ * else built: helm with `go install` (pinned), check-jsonschema in a Python venv from PyPI.
+ */
+
+const ROOT = path.resolve(__dirname, '..');
+const HELM_VERSION = '3.19.0';
+const CHECK_JSONSCHEMA_VERSION = '0.39.0';
+const CHART = path.join(ROOT, 'deploy/helm/payment-rescue');
+const COMPOSE = path.join(ROOT, 'docker/docker-compose.yml');
+const KUBE_VERSION = '1.30.0';
+
+const failures: string[] = [];
+const ok = (what: string) => process.stdout.write(`[check:deploy] ok    ${what}\n`);
+function check(condition: boolean, what: string): void {
+  if (condition) ok(what);
+  else {
+    failures.push(what);
+    process.stdout.write(`[check:deploy] FAIL  ${what}\n`);
+  }
+}
+
+function run(command: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+async function ensureHelm(): Promise<string> {
+  const fromEnv = process.env.HELM_PATH;
+  if (fromEnv) return fromEnv;
+  const fromPath = onPath('helm');
+  if (fromPath) return fromPath;
+  const cached = path.join(cacheDir(), `helm-v${HELM_VERSION}`, 'helm');
+  if (isExecutable(cached)) return cached;
+  if (!(await commandOutput('go', ['version']))) throw new Error('helm is not installed and Go is missing to build it');
+  progress(`helm: building v${HELM_VERSION} with go install (first run only, a few minutes)...`);
+  const target = path.dirname(cached);
+  await mkdir(path.dirname(target), { recursive: true });
+  const staging = await mkdtemp(`${target}.building-`);
+  try {
+    await runLogged('go', ['install', `helm.sh/helm/v3/cmd/helm@v${HELM_VERSION}`], {
+      env: { ...process.env, GOBIN: staging, CGO_ENABLED: '0' },
+      logFile: path.join(cacheDir(), 'logs', 'helm-build.log'),
+    });
+    await rm(target, { recursive: true, force: true });
+    await rename(staging, target);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return cached;
+}
+
+async function ensureCheckJsonschema(): Promise<string> {
+  const fromPath = onPath('check-jsonschema');
+  if (fromPath) return fromPath;
+  const venv = path.join(cacheDir(), `check-jsonschema-${CHECK_JSONSCHEMA_VERSION}`);
+  const bin = path.join(venv, 'bin', 'check-jsonschema');
+  if (isExecutable(bin)) return bin;
+  progress(`check-jsonschema: installing ${CHECK_JSONSCHEMA_VERSION} into ${venv} (pip, first run only)`);
+  await rm(venv, { recursive: true, force: true });
+  const log = path.join(cacheDir(), 'logs', 'check-jsonschema-install.log');
+  await runLogged('python3', ['-m', 'venv', venv], { logFile: log });
+  await runLogged(path.join(venv, 'bin', 'pip'), ['install', '-q', `check-jsonschema==${CHECK_JSONSCHEMA_VERSION}`], {
+    logFile: log,
+  });
+  return bin;
+}
+
+/** The rendered manifests, split into documents, each with its kind and name. */
+function documents(rendered: string): Array<{ kind: string; name: string; text: string }> {
+  return rendered
+    .split(/^---\s*$/m)
+    .map((text) => ({
+      kind: /^kind:\s*(\S+)/m.exec(text)?.[1] ?? '',
+      name: /^metadata:\s*\n\s+name:\s*(\S+)/m.exec(text)?.[1] ?? '',
+      text,
+    }))
+    .filter((d) => d.kind);
+}
+
+async function checkHelm(): Promise<void> {
+  const helm = await ensureHelm();
+  ok(`helm: ${(await run(helm, ['version', '--short'])).out.trim()} (${helm})`);
+  const lint = await run(helm, ['lint', '--strict', CHART, '--kube-version', KUBE_VERSION]);
+  check(lint.code === 0, `helm lint --strict deploy/helm/payment-rescue${lint.code === 0 ? '' : `\n${lint.out}`}`);
+
+  const base = ['template', 'rescue', CHART, '--kube-version', KUBE_VERSION];
+  const defaults = await run(helm, base);
+  check(defaults.code === 0, `helm template (default values)${defaults.code === 0 ? '' : `\n${defaults.out}`}`);
+  const all = await run(helm, [
+    ...base,
+    '--set',
+    'temporal.tls.enabled=true,temporal.tls.secretName=temporal-mtls,temporal.tls.serverName=temporal.example.com',
+    '--set',
+    'serviceMonitor.enabled=true,secret.existingSecret=rescue-env,worker.autoscaling.enabled=false',
+  ]);
+  check(
+    all.code === 0,
+    `helm template (TLS, ServiceMonitor, existing Secret, no HPA)${all.code === 0 ? '' : `\n${all.out}`}`,
+  );
+  const missingTlsSecret = await run(helm, [...base, '--set', 'temporal.tls.enabled=true']);
+  check(missingTlsSecret.code !== 0, 'helm template refuses TLS without temporal.tls.secretName');
+
+  const docs = documents(defaults.out);
+  const kinds = docs.map((d) => `${d.kind}/${d.name}`);
+  for (const want of [
+    'Deployment/rescue-payment-rescue-api',
+    'Deployment/rescue-payment-rescue-worker',
+    'Service/rescue-payment-rescue-api',
+    'Job/rescue-payment-rescue-migrate',
+    'HorizontalPodAutoscaler/rescue-payment-rescue-worker',
+    'PodDisruptionBudget/rescue-payment-rescue-api',
+    'PodDisruptionBudget/rescue-payment-rescue-worker',
+    'Secret/rescue-payment-rescue-env',
+    'ConfigMap/rescue-payment-rescue-env',
+  ]) {
+    check(kinds.includes(want), `rendered: ${want}`);
+  }
+  const job = docs.find((d) => d.kind === 'Job')?.text ?? '';
+  check(/helm\.sh\/hook: pre-install,pre-upgrade/.test(job), 'migration Job is a pre-install/pre-upgrade hook');
+  check(job.includes('dist/scripts/migrate.js'), 'migration Job runs dist/scripts/migrate.js');
+  const api = docs.find((d) => d.name.endsWith('-api') && d.kind === 'Deployment')?.text ?? '';
+  check(/livenessProbe:[\s\S]*?path: \/v1\/health\/live/.test(api), 'api liveness probe on /v1/health/live');
+  check(/readinessProbe:[\s\S]*?path: \/v1\/health\/ready/.test(api), 'api readiness probe on /v1/health/ready');
+  check(/name: MIGRATE_ON_START\s+value: "false"/.test(api), 'api does not migrate on start');
+  const worker = docs.find((d) => d.name.endsWith('-worker') && d.kind === 'Deployment')?.text ?? '';
+  check(worker.includes('TEMPORAL_METRICS_BIND_ADDRESS'), 'worker exports the SDK metrics');
+  for (const [name, text] of [
+    ['api', api],
+    ['worker', worker],
+    ['migrate', job],
+  ] as const) {
+    check(/resources:\s*\n\s+limits:/.test(text) && /requests:/.test(text), `${name}: resources set`);
+    check(/runAsNonRoot: true/.test(text), `${name}: runs as non-root`);
+  }
+  const withTls = documents(all.out);
+  const tlsWorker = withTls.find((d) => d.name.endsWith('-worker') && d.kind === 'Deployment')?.text ?? '';
+  check(
+    ['TEMPORAL_TLS_CLIENT_CERT_PATH', 'TEMPORAL_TLS_CLIENT_KEY_PATH', 'TEMPORAL_TLS_SERVER_CA_CERT_PATH'].every((v) =>
+      tlsWorker.includes(v),
+    ) && tlsWorker.includes('secretName: temporal-mtls'),
+    'TLS values mount the certificate Secret and set the TEMPORAL_TLS_* paths',
+  );
+  check(
+    withTls.some((d) => d.kind === 'ServiceMonitor'),
+    'ServiceMonitor rendered when enabled',
+  );
+}
+
+async function checkCompose(): Promise<void> {
+  const validator = await ensureCheckJsonschema();
+  const schema = await run(validator, ['--builtin-schema', 'vendor.compose-spec', COMPOSE]);
+  check(
+    schema.code === 0,
+    `docker-compose.yml against the Compose Specification schema${schema.code ? `\n${schema.out}` : ''}`,
+  );
+  for (const [command, args] of [
+    ['docker', ['compose', '-f', COMPOSE, 'config', '-q']],
+    ['docker-compose', ['-f', COMPOSE, 'config', '-q']],
+  ] as const) {
+    if (command === 'docker' && !(await commandOutput('docker', ['compose', 'version']))) continue;
+    if (command === 'docker-compose' && !onPath('docker-compose')) continue;
+    const config = await run(command, [...args]);
+    check(config.code === 0, `${command} ${args.join(' ')}${config.code ? `\n${config.out}` : ''}`);
+  }
+
+  const text = readFileSync(COMPOSE, 'utf8');
+  check(!/temporalio\/auto-setup/.test(text), 'compose: no deprecated temporalio/auto-setup image');
+  check(!/\btctl\b/.test(text), 'compose: no tctl');
+  for (const image of ['temporalio/server:', 'temporalio/admin-tools:', 'temporalio/ui:']) {
+    check(text.includes(image), `compose: uses ${image.slice(0, -1)}`);
+  }
+  const services = new Set([...text.matchAll(/^ {2}([a-z][a-z0-9-]*):\s*$/gm)].map((m) => m[1]));
+  const section = (name: string) =>
+    new RegExp(`^ {2}${name}:\\s*$([\\s\\S]*?)(?=^ {2}[a-z][a-z0-9-]*:\\s*$|^\\S)`, 'm');
+  for (const name of ['api', 'worker']) {
+    const body = section(name).exec(text)?.[1] ?? '';
+    check(
+      /migrate:\s*\n\s+condition: service_completed_successfully/.test(body),
+      `compose: ${name} starts after the one-shot migrate service succeeded`,
+    );
+  }
+  const targets = new Set([...text.matchAll(/^ {6}([a-z][a-z0-9-]*):\s*\n {8}condition:/gm)].map((m) => m[1] ?? ''));
+  const unknown = [...targets].filter((t) => !services.has(t));
+  check(
+    unknown.length === 0,
+    `compose: every depends_on target is a service${unknown.length ? ` (not: ${unknown})` : ''}`,
+  );
+}
+
+function checkDockerfile(): void {
+  const dockerfile = readFileSync(path.join(ROOT, 'docker/Dockerfile'), 'utf8');
+  check(/ARG NODE_IMAGE=node:22-/.test(dockerfile), 'Dockerfile: Node 22 LTS base');
+  check((dockerfile.match(/^FROM /gm) ?? []).length >= 2, 'Dockerfile: multi-stage');
+  check(/^USER (?!root)\S+/m.test(dockerfile), 'Dockerfile: non-root user');
+  check(/^HEALTHCHECK /m.test(dockerfile), 'Dockerfile: HEALTHCHECK');
+  check(dockerfile.includes('scripts/build-workflow-bundle.ts'), 'Dockerfile: workflow bundle prebuilt');
+  check(existsSync(path.join(ROOT, 'docker/healthcheck.js')), 'Dockerfile: healthcheck script exists');
+  const ignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
+  for (const entry of ['.git', '.data', 'node_modules', 'dist']) {
+    check(ignore.includes(entry), `.dockerignore: ${entry}`);
+  }
+}
+
+async function main(): Promise<void> {
+  checkDockerfile();
+  await checkCompose();
+  await checkHelm();
+  if (failures.length) {
+    process.stdout.write(`[check:deploy] ${failures.length} check(s) failed\n`);
+    process.exit(1);
+  }
+  process.stdout.write('[check:deploy] all deployment checks passed\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[check:deploy] failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

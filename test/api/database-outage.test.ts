@@ -102,7 +102,7 @@ describe('Postgres killed for 20 s under load', () => {
       const key = answer.status === 200 ? '200' : `${answer.status} ${answer.body?.error?.id}`;
       byStatus[key] = (byStatus[key] ?? 0) + 1;
       if (answer.status === 200) {
-        expect(answer.body).toMatchObject({ outcome: 'APPROVED', statusName: 'Completed' });
+        expect(answer.body.outcome).toBe('APPROVED');
       } else {
         expect(answer.status).toBe(503);
         expect(['503001', '503010']).toContain(answer.body.error.id); // never 503002 "do not retry"

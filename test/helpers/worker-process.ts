@@ -18,7 +18,7 @@ export function startWorkerProcess(
     cwd: ROOT,
     env: {
       ...process.env,
-      DATABASE_URL: stack.databaseUrl,
+      DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: stack.temporalAddress,
       TEMPORAL_TASK_QUEUE: stack.taskQueue,
       LOG_LEVEL: 'info',

@@ -9,14 +9,18 @@ import { FAILURE } from '../../src/domain/orders/failures';
 
 /** A knex stand-in whose every query fails as Postgres would, with this SQLSTATE or socket error. */
 function failingDb(error: { code: string; message: string }): Db {
-  const query: Record<string, unknown> = {};
-  const fail = () => Promise.reject(Object.assign(new Error(error.message), { code: error.code }));
-  for (const method of ['where', 'first', 'insert', 'onConflict', 'merge', 'ignore', 'select'])
-    query[method] = () => query;
-  query.then = (resolve: unknown, reject: (e: unknown) => void) => fail().catch(reject);
-  const db = (() => query) as unknown as Db & { transaction: unknown };
-  db.transaction = () => fail();
-  return db;
+  const fail = () => {
+    const rejected = Promise.reject(Object.assign(new Error(error.message), { code: error.code }));
+    rejected.catch(() => undefined); // awaited by the activity; never an unhandled rejection here
+    return rejected;
+  };
+  // Every builder call returns the failing query itself, which is awaited like knex's builder.
+  const query = (): Promise<never> & Record<string, unknown> => {
+    const q = fail() as Promise<never> & Record<string, unknown>;
+    for (const method of ['where', 'first', 'insert', 'onConflict', 'merge', 'ignore', 'select']) q[method] = () => q;
+    return q;
+  };
+  return Object.assign(() => query(), { transaction: () => fail() }) as unknown as Db;
 }
 
 const charge: ChargeInput = {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listOrderEvents } from '../../src/db/repositories/events';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -55,22 +56,29 @@ describe('a worker killed and restarted mid-rescue loses nothing', () => {
 
     await killWorker(first);
     const capture = api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId: toCapture.body.orderId }); // in flight
-    await new Promise((r) => setTimeout(r, 4000)); // the second order's window closes with no worker alive
+    // The second order's window closes with no worker alive: its timer fires on the Temporal server,
+    // and the workflow task that handles it waits for a worker.
+    const { workflow_id: expiringWorkflow } = await stack.db('orders').where({ id: toExpire.body.orderId }).first();
+    await eventually(
+      async () => (await stack.client.workflow.getHandle(expiringWorkflow).fetchHistory()).events ?? [],
+      (events) => events.some((e) => e.timerFiredEventAttributes),
+      { describe: `the rescue window timer of ${expiringWorkflow} to fire while no worker runs`, intervalMs: 250 },
+    );
 
     const second = await startWorkerProcess(stack, output);
     try {
       const captured = await capture;
       expect(captured.status).toBe(200);
-      expect(captured.body).toMatchObject({ status: 7, statusName: 'Completed' });
+      expect(captured.body).toMatchObject({ status: 'APPROVED', orderStatus: 7, orderStatusName: 'Completed' });
       const names = async (orderId: unknown) => (await listOrderEvents(stack.db, orderId as string)).map((e) => e.name);
       expect(await names(toCapture.body.orderId)).toEqual(['order.capturerequired', 'order.completed']);
 
-      let expired = await api('GET', `/v1/orders/${toExpire.body.orderId}`);
-      for (let i = 0; i < 50 && expired.body.status !== 2; i++) {
-        await new Promise((r) => setTimeout(r, 200));
-        expired = await api('GET', `/v1/orders/${toExpire.body.orderId}`);
-      }
-      expect(expired.body).toMatchObject({ status: 2, statusName: 'Cancelled' });
+      const expired = await eventually(
+        () => api('GET', `/v1/orders/${toExpire.body.orderId}`),
+        (order) => order.body.status === 2,
+        { describe: 'the order whose window closed to be Cancelled by the new worker', intervalMs: 200 },
+      );
+      expect(expired.body).toMatchObject({ status: 2, statusName: 'CANCELLED' });
       expect(await names(toExpire.body.orderId)).toEqual(['order.capturerequired', 'order.expired']);
     } finally {
       second.kill('SIGTERM');

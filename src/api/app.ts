@@ -14,6 +14,7 @@ import { payingMerchant } from './access';
 import { guardRoutes } from './guard';
 import { accessLog } from './middleware/access-log';
 import { bearerAuth, principalOf, requireScope } from './middleware/authenticate';
+import { collapseSlashes } from './middleware/collapse-slashes';
 import { databaseOutageAs503 } from './middleware/database-unavailable';
 import { errorHandler } from './middleware/errors';
 import { InFlight } from './middleware/in-flight';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): RescueApp {
 
   const inFlight = new InFlight();
   app.use(inFlight.middleware());
+  app.use(collapseSlashes()); // `/v1//outcome` (the vendor's Node sample) is `/v1/outcome`
   app.use(requestMetrics()); // by route pattern and final status (docs/deployment.md#metrics)
   // On the API port unless METRICS_PORT gives it a port of its own (src/api/server.ts).
   if (config.metrics?.port === undefined) app.use(metricsEndpoint(config.metrics?.token));

@@ -243,6 +243,13 @@ export const ERROR_CATALOGUE = {
     message: 'Another command on this order is still running. Retry shortly (with the same idempotencyKey).',
     retry: 'backoff',
   },
+  order_request_mismatch: {
+    id: '409010',
+    status: 409,
+    message:
+      'A further evaluate for this order has a different amount, currency or card than the order, and is not a new attempt (a higher attemptCount): it would not be the same payment. Send it under a new orderId, or as a new attempt.',
+    retry: 'no',
+  },
   application_transition_not_allowed: {
     id: '409020',
     status: 409,
@@ -311,6 +318,8 @@ export class ApiError extends Error {
       oauthError?: string;
       /** Further fields of the error object (for example the order's current status). */
       extra?: Record<string, unknown>;
+      /** Further top-level fields beside `error` (for example a refusal's `responseMessage`). */
+      topLevel?: Record<string, unknown>;
     } = {},
   ) {
     super(details.message ?? ERROR_CATALOGUE[errorName].message);
@@ -323,8 +332,15 @@ export class ApiError extends Error {
   }
 }
 
-/** The body of every error response. */
+/**
+ * The body of every error response: the `error` object, and beside it `title` (the message) and
+ * `TraceId` (the request id), the top-level fields FlexCharge clients (ActiveMerchant's gateway)
+ * read an error's text from (docs/compatibility.md).
+ */
 export interface ErrorBody {
+  title: string;
+  TraceId: string;
+  [topLevel: string]: unknown;
   error: {
     id: string;
     name: ErrorName;
@@ -357,6 +373,9 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody | OAuth
     };
   }
   return {
+    ...error.details.topLevel,
+    title: error.message,
+    TraceId: requestId,
     error: {
       id: error.definition.id,
       name: error.errorName,

@@ -1,5 +1,6 @@
+import type { Db } from '../db/knex';
 import { findMerchantOrder, type OrderRow, orderView } from '../db/repositories/orders';
-import { ApiError } from '../domain/errors';
+import { ApiError, ERROR_CATALOGUE } from '../domain/errors';
 import { derivedUuid } from '../domain/ids';
 import type { CommandRefusal } from '../domain/orders/contracts';
 import { ORDER_STATUS, type OrderStatusName } from '../domain/orders/status';
@@ -9,6 +10,37 @@ import type { OrderDeps } from './deps';
 import { CLOSED } from './order-client';
 
 /** The order commands as use cases: capture, cancel (and external-cancel), refund. */
+
+/**
+ * The envelope of every command answer (evaluate, capture, refund), as the FlexCharge clients
+ * judge it: `status` is the outcome word, `success` says the request was processed (a DECLINED
+ * evaluate is processed: HTTP 200, `success: true`, `status: "DECLINED"`). The order's numeric
+ * status and its name move to `orderStatus` / `orderStatusName`; no `statusName` may shadow
+ * the outcome word (docs/compatibility.md).
+ */
+export function commandAnswer(outcome: string, order: OrderStatusName, fields: Record<string, unknown>) {
+  return {
+    ...fields,
+    success: true,
+    result: 'Success',
+    status: outcome,
+    statusCode: null,
+    errors: [] as unknown[],
+    customProperties: {},
+    orderStatus: ORDER_STATUS[order],
+    orderStatusName: order,
+  };
+}
+
+/**
+ * The merchant's order named by `ref`: its orderId or, as the FlexCharge clients also send, its
+ * orderSessionKey (two different values; either finds the order). Undefined when unknown.
+ */
+export async function findOrderByReference(db: Db, merchantId: string, ref: string): Promise<OrderRow | undefined> {
+  const byId = await findMerchantOrder(db, merchantId, ref);
+  if (byId) return byId;
+  return db<OrderRow>('orders').where({ merchant_id: merchantId, order_session_key: ref }).first();
+}
 
 const REFUSALS: Record<CommandRefusal['reason'], ConstructorParameters<typeof ApiError>[0]> = {
   not_capturable: 'order_not_capturable',
@@ -21,7 +53,12 @@ const REFUSALS: Record<CommandRefusal['reason'], ConstructorParameters<typeof Ap
 
 /** A command the order's state refuses: its 409, with the order's current status. */
 export function refusal(reason: CommandRefusal['reason'], status: OrderStatusName): ApiError {
-  return new ApiError(REFUSALS[reason], { extra: { orderStatus: ORDER_STATUS[status], orderStatusName: status } });
+  const error = REFUSALS[reason];
+  return new ApiError(error, {
+    extra: { orderStatus: ORDER_STATUS[status], orderStatusName: status },
+    // FlexCharge clients read a refusal's text from a top-level responseMessage.
+    topLevel: { responseMessage: ERROR_CATALOGUE[error].message },
+  });
 }
 
 export async function captureOrder(deps: OrderDeps, order: OrderRow, amount: number | null): Promise<Answer> {
@@ -30,7 +67,8 @@ export async function captureOrder(deps: OrderDeps, order: OrderRow, amount: num
   if (result.kind === 'refused') throw refusal(result.reason, result.status);
   const updated = await findMerchantOrder(deps.db, order.merchant_id, order.id);
   if (!updated) throw new ApiError('internal_error');
-  return { status: 200, body: orderView(updated) };
+  const { status: _n, statusName: _s, ...view } = orderView(updated);
+  return { status: 200, body: commandAnswer('APPROVED', updated.status_name, view) };
 }
 
 /**
@@ -75,14 +113,13 @@ export async function refundOrder(
   if (result.kind === 'refused') throw refusal(result.reason, result.status);
   return {
     status: 200,
-    body: {
+    body: commandAnswer('APPROVED', result.status, {
       orderId: order.id,
+      orderSessionKey: order.order_session_key,
       transactionId: result.transactionId,
       amount: result.amount,
       refundedAmount: result.refundedAmount,
       currency: order.currency,
-      status: ORDER_STATUS[result.status],
-      statusName: result.status,
-    },
+    }),
   };
 }

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { findVaultedCard, vaultCard } from '../db/repositories/card-vault';
 import { getMerchantSettings } from '../db/repositories/merchants';
-import { findMerchantOrderByExternalId } from '../db/repositories/orders';
+import { findMerchantOrderByExternalId, type OrderRow } from '../db/repositories/orders';
+import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
 import { ApiError } from '../domain/errors';
 import type { EvaluateInput } from '../domain/orders/contracts';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
-import { ORDER_STATUS, outcomeForStatus } from '../domain/orders/status';
+import { outcomeForStatus } from '../domain/orders/status';
 import { cardFingerprints } from '../domain/vault-cipher';
 import type { Answer } from './answer';
+import { commandAnswer } from './commands';
 import type { Acting, OrderDeps } from './deps';
 import { CLOSED } from './order-client';
 
@@ -37,15 +39,23 @@ export async function prepareEvaluate(
   const { db } = deps;
   const { merchantId } = acting;
   const now = deps.clock.now();
-  const externalOrderId = (body.externalOrderId ?? body.orderId) as string;
+  const externalOrderId = body.externalOrderId;
+  // FlexCharge's evaluate names the merchant and site: they must be the credential's own.
+  if (body.mid && body.mid.toLowerCase() !== merchantId.toLowerCase())
+    throw new ApiError('merchant_forbidden', {
+      field: 'mid',
+      message: 'mid: is not the merchant of this access token',
+    });
+  if (body.siteId && !(await findMerchantSite(db, merchantId, body.siteId)))
+    throw new ApiError('merchant_forbidden', { field: 'siteId', message: 'siteId: is not a site of this merchant' });
   const declinedAt = body.transaction.declinedAtUtc ? new Date(body.transaction.declinedAtUtc) : now;
   if (declinedAt.getTime() > now.getTime() + 5 * 60_000)
     throw invalid('transaction.declinedAtUtc', 'must not be in the future');
+  const existing = await findMerchantOrderByExternalId(db, merchantId, externalOrderId);
   if (body.expiryDateUtc) {
     const expiry = Date.parse(body.expiryDateUtc);
     // A further evaluate of an existing order may come after its window (Sync MIT: DECLINED).
-    const isNewOrder = !(await findMerchantOrderByExternalId(db, merchantId, externalOrderId));
-    if (isNewOrder && expiry <= now.getTime()) throw invalid('expiryDateUtc', 'must be in the future');
+    if (!existing && expiry <= now.getTime()) throw invalid('expiryDateUtc', 'must be in the future');
     if (expiry > declinedAt.getTime() + MAX_RESCUE_WINDOW_MS)
       throw invalid('expiryDateUtc', 'must be at most 21 days after the original decline');
   }
@@ -55,7 +65,7 @@ export async function prepareEvaluate(
 
   const pm = body.paymentMethod;
   const rawCard =
-    pm.cardNumber && pm.expiryMonth !== undefined && pm.expiryYear !== undefined
+    'cardNumber' in pm
       ? {
           ...checkCardForVault(
             { cardNumber: pm.cardNumber, expiryMonth: pm.expiryMonth, expiryYear: pm.expiryYear },
@@ -67,20 +77,27 @@ export async function prepareEvaluate(
           expiryYear: pm.expiryYear,
         }
       : undefined;
-  const tokenCard = pm.token ? await findVaultedCard(db, merchantId, pm.token) : undefined;
-  if (pm.token && !tokenCard) throw invalid('paymentMethod.token', 'no such token for this merchant');
+  const tokenCard = 'token' in pm ? await findVaultedCard(db, merchantId, pm.token) : undefined;
+  if ('token' in pm && !tokenCard) throw invalid(pm.tokenField, 'no such token for this merchant');
 
-  const { holderName: _holder, cardNumber: _number, ...hashedCard } = pm;
+  // Hashed for idempotency: no card number (its fingerprint), no CVV, no holder name, payer minimised.
+  const { cvvPresent: _cvv, ...request } = body;
   const hashed = {
-    ...body,
-    paymentMethod: {
-      ...hashedCard,
-      ...(rawCard ? { card: cardFingerprints(rawCard.pan, merchantId, deps.vaultKeys)[0] } : {}),
-    },
+    ...request,
+    paymentMethod:
+      'cardNumber' in pm
+        ? {
+            expiryMonth: pm.expiryMonth,
+            expiryYear: pm.expiryYear,
+            ...(rawCard ? { card: cardFingerprints(rawCard.pan, merchantId, deps.vaultKeys)[0] } : {}),
+          }
+        : { token: pm.token },
     payer: body.payer ? minimisedPayer(body.payer) : undefined,
   };
 
   async function run(): Promise<Answer> {
+    // Under the idempotency key (a reused key with another payload is 409002 first), before the workflow.
+    if (existing) await refuseDifferentPayment(deps, merchantId, existing, body, rawCard?.pan ?? tokenCard?.token);
     const card = rawCard ? (await vaultCard(db, { merchantId, ...rawCard }, deps.vaultKeys)).card : tokenCard;
     if (!card) throw invalid('paymentMethod', 'token or cardNumber is required');
     const input: EvaluateInput = {
@@ -111,14 +128,13 @@ export async function prepareEvaluate(
     if (result.kind === 'rescue_unavailable') throw new ApiError('rescue_unavailable');
     return {
       status: 200,
-      body: {
+      body: commandAnswer(result.outcome, result.status, {
         orderId: result.orderId,
         orderSessionKey: result.orderSessionKey,
+        senseKey: body.senseKey ?? null,
         externalOrderId,
         outcome: result.outcome,
-        status: ORDER_STATUS[result.status],
-        statusName: result.status,
-      },
+      }),
     };
   }
   return { hashed, run };
@@ -134,15 +150,57 @@ async function closedOrderEvaluate(deps: OrderDeps, merchantId: string, external
   const outcome = order.flow === 'SYNC_MIT' && windowClosed ? 'DECLINED' : outcomeForStatus(order.status_name);
   return {
     status: 200,
-    body: {
+    body: commandAnswer(outcome, order.status_name, {
       orderId: order.id,
       orderSessionKey: order.order_session_key,
+      senseKey: order.sense_key,
       externalOrderId,
       outcome,
-      status: order.status,
-      statusName: order.status_name,
-    },
+    }),
   };
+}
+
+/**
+ * A further evaluate for an existing order must be the same payment (amount, currency, card)
+ * unless it is a new attempt (`attemptCount` above the order's). Otherwise it would silently get
+ * the old order's answer for a different charge: 409 `409010`, before any workflow is asked.
+ * `card` is the raw card number (compared through the vault's fingerprint, never in clear) or
+ * the vault token sent.
+ */
+async function refuseDifferentPayment(
+  deps: OrderDeps,
+  merchantId: string,
+  existing: OrderRow,
+  body: EvaluateRequest,
+  card: string | undefined,
+): Promise<void> {
+  const stored: { card_token: string; attempt_count: number | null } | undefined = await deps
+    .db('orders')
+    .select('card_token', 'attempt_count')
+    .where({ id: existing.id })
+    .first();
+  if (!stored) return;
+  const newAttempt = body.attemptCount !== undefined && body.attemptCount > (stored.attempt_count ?? 1);
+  if (newAttempt) return;
+  let sameCard = true;
+  if (card !== undefined && card !== stored.card_token) {
+    const match = await deps
+      .db('card_vault')
+      .where({ merchant_id: merchantId, token: stored.card_token })
+      .whereIn('fingerprint', cardFingerprints(card, merchantId, deps.vaultKeys))
+      .first('token');
+    sameCard = Boolean(match);
+  }
+  const differs: string[] = [];
+  if (body.transaction.amount !== existing.amount) differs.push('transaction.amount');
+  if (body.transaction.currency !== existing.currency) differs.push('transaction.currency');
+  if (!sameCard) differs.push('paymentMethod');
+  if (differs.length) {
+    throw new ApiError('order_request_mismatch', {
+      field: differs[0],
+      extra: { orderId: existing.id, differs, orderStatus: existing.status, orderStatusName: existing.status_name },
+    });
+  }
 }
 
 /** Payer data is minimised before it is hashed or kept: a hash of the e-mail, the IP's network. */

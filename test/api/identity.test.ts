@@ -449,14 +449,19 @@ describe('identity and access through the real API', () => {
       expect(await stack.db('card_vault').count<{ count: string }[]>('* as count')).toEqual(before);
     });
 
-    it('needs the tokenization key, not a bearer token (401004)', async () => {
+    it('takes the tokenization key, or a bearer token with the payments scope (issue 10); else 401', async () => {
       const token = remember(await accessToken(stack.baseUrl, merchantKey));
       const bearer = await api('POST', '/v1/tokenize', {
         token,
         body: { cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear },
       });
-      expect(bearer.status).toBe(401);
-      expect(bearer.body.error.id).toBe('401004');
+      expect([200, 201]).toContain(bearer.status);
+      expect(bearer.body).toMatchObject({ bin: '411111', last4: '1111' });
+      const noToken = await api('POST', '/v1/tokenize', {
+        token: 'not-a-token',
+        body: { cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear },
+      });
+      expect([noToken.status, noToken.body.error.id]).toEqual([401, '401002']);
       expect(
         (await tokenize({ cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear }, 'tk_sandbox_wrong'))
           .body.error.id,

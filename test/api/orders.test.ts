@@ -50,14 +50,21 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
     it('CIT approves: orderId, orderSessionKey, APPROVED; the order is Completed with order.completed', async () => {
       const res = await api('POST', '/v1/evaluate', evaluateBody());
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ outcome: 'APPROVED', status: 7, statusName: 'Completed' });
+      // Command answers carry the outcome word in `status`, the order's status in orderStatus (issue 10).
+      expect(res.body).toMatchObject({
+        outcome: 'APPROVED',
+        status: 'APPROVED',
+        success: true,
+        orderStatus: 7,
+        orderStatusName: 'Completed',
+      });
       expect(res.body.orderId).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.body.orderSessionKey).toBeTruthy();
       const order = await api('GET', `/v1/orders/${res.body.orderId}`);
       expect(order.body).toMatchObject({
         orderId: res.body.orderId,
         status: 7,
-        statusName: 'Completed',
+        statusName: 'COMPLETED',
         outcome: 'APPROVED',
         amounts: { captured: 2500 },
       });
@@ -123,12 +130,12 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
           paymentMethod: { cardNumber: '4000000000009995', expiryMonth: 1, expiryYear: nextYear },
         }),
       );
-      expect(res.body).toMatchObject({ outcome: 'SUBMITTED', status: 4 });
+      expect(res.body).toMatchObject({ outcome: 'SUBMITTED', status: 'SUBMITTED', orderStatus: 4 });
       const order = await until(
         () => api('GET', `/v1/orders/${res.body.orderId}`),
         (o) => o.body.status === 2,
       );
-      expect(order.body).toMatchObject({ status: 2, statusName: 'Cancelled' });
+      expect(order.body).toMatchObject({ status: 2, statusName: 'CANCELLED', outcome: 'EXPIRED' });
       expect(await events(res.body.orderId)).toEqual(['order.expired']);
     });
   });
@@ -191,7 +198,7 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
   describe('capture, cancel, external-cancel and refund', () => {
     const authorize = async () => {
       const res = await api('POST', '/v1/evaluate', evaluateBody({ transactionType: 'AUTHORIZATION' }));
-      expect(res.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 5 });
+      expect(res.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 'CAPTUREREQUIRED', orderStatus: 5 });
       return res.body as { orderId: string; externalOrderId: string };
     };
 
@@ -199,7 +206,11 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       const { orderId } = await authorize();
       const captured = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
       expect(captured.status).toBe(200);
-      expect(captured.body).toMatchObject({ status: 7, amounts: { authorized: 2500, captured: 2500 } });
+      expect(captured.body).toMatchObject({
+        status: 'APPROVED',
+        orderStatus: 7,
+        amounts: { authorized: 2500, captured: 2500 },
+      });
       expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
       const again = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
       expect(again.status).toBe(409);
@@ -273,7 +284,13 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       const key = randomUUID();
       const partial = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: 10.1, idempotencyKey: key });
       expect(partial.status).toBe(200);
-      expect(partial.body).toMatchObject({ amount: 1010, refundedAmount: 1010, currency: 'USD', status: 7 });
+      expect(partial.body).toMatchObject({
+        amount: 1010,
+        refundedAmount: 1010,
+        currency: 'USD',
+        status: 'APPROVED',
+        orderStatus: 7,
+      });
       const replay = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: 10.1, idempotencyKey: key });
       expect(replay.text).toBe(partial.text);
       const over = await api('POST', `/v1/orders/${orderId}/refund`, {
@@ -286,7 +303,12 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       const { orderId: second } = (await api('POST', '/v1/evaluate', evaluateBody())).body;
       const full = await api('POST', `/v1/orders/${second}/refund`, {});
       const fullAgain = await api('POST', `/v1/orders/${second}/refund`, { amountToRefund: '25' });
-      expect(full.body).toMatchObject({ amount: 2500, status: 6, statusName: 'Returned' });
+      expect(full.body).toMatchObject({
+        amount: 2500,
+        status: 'APPROVED',
+        orderStatus: 6,
+        orderStatusName: 'Returned',
+      });
       expect(fullAgain.body.transactionId).toBe(full.body.transactionId);
       expect(await events(second)).toEqual(['order.completed', 'order.refunded']);
       const [refunded] = await listOrderEvents(stack.db, second).then((e) =>
@@ -316,16 +338,21 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
     it('a further evaluate before the cutoff captures; one after it answers DECLINED with status 2 and order.expired', async () => {
       const inTime = syncBody(60);
       const first = await api('POST', '/v1/evaluate', inTime, syncToken);
-      expect(first.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 5 });
+      expect(first.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', orderStatus: 5 });
       const again = await api('POST', '/v1/evaluate', { ...inTime, idempotencyKey: randomUUID() }, syncToken);
-      expect(again.body).toMatchObject({ orderId: first.body.orderId, outcome: 'APPROVED', status: 7 });
+      expect(again.body).toMatchObject({ orderId: first.body.orderId, outcome: 'APPROVED', orderStatus: 7 });
 
       const late = syncBody(2);
       const rescued = await api('POST', '/v1/evaluate', late, syncToken);
       expect(rescued.body.outcome).toBe('CAPTUREREQUIRED');
       await new Promise((r) => setTimeout(r, 3000));
       const tooLate = await api('POST', '/v1/evaluate', { ...late, idempotencyKey: randomUUID() }, syncToken);
-      expect(tooLate.body).toMatchObject({ orderId: rescued.body.orderId, outcome: 'DECLINED', status: 2 });
+      expect(tooLate.body).toMatchObject({
+        orderId: rescued.body.orderId,
+        outcome: 'DECLINED',
+        status: 'DECLINED',
+        orderStatus: 2,
+      });
       const captureLate = await api(
         'POST',
         '/v1/capture',

@@ -47,7 +47,7 @@ describe('concurrent refunds of one order', () => {
       transaction: { amount: 1999, currency: 'USD', responseCode: '51' },
       paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: nextYear },
     });
-    expect(res.body).toMatchObject({ outcome: 'APPROVED', statusName: 'Completed' });
+    expect(res.body).toMatchObject({ outcome: 'APPROVED', orderStatusName: 'Completed' });
     return res.body.orderId as string;
   }
 

@@ -29,6 +29,9 @@ describe('the error catalogue', () => {
   it('builds the one error body shape', () => {
     const body = errorBody(new ApiError('validation_failed', { field: 'transaction.amount' }), 'req-1');
     expect(body).toEqual({
+      // Beside the error object, the fields FlexCharge clients read (docs/compatibility.md).
+      title: ERROR_CATALOGUE.validation_failed.message,
+      TraceId: 'req-1',
       error: {
         id: '400002',
         name: 'validation_failed',

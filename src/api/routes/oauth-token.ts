@@ -22,12 +22,48 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   };
 }
 
+/**
+ * FlexCharge's token request: `AppKey` / `AppSecret` (ActiveMerchant) or `appKey` / `appSecret`
+ * (the vendor's Node sample): the API key's id and secret. Undefined when neither key is there.
+ */
+function vendorCredentials(body: Record<string, unknown>): { id: string; secret: string | undefined } | undefined {
+  const id = body.AppKey ?? body.appKey;
+  if (typeof id !== 'string') return undefined;
+  const secret = body.AppSecret ?? body.appSecret;
+  return { id, secret: typeof secret === 'string' ? secret : undefined };
+}
+
+/**
+ * FlexCharge's token answer, in its own shape: `accessToken` and `expires` (Unix epoch
+ * milliseconds), with its envelope. Deliberately without `access_token`: ActiveMerchant's
+ * transcript scrubber filters only `accessToken`, so a second copy would reach merchants' logs.
+ * There is no refresh grant: `refreshToken` is null, and a client asks again with its AppKey.
+ */
+function vendorTokenAnswer(token: string, keyId: string, expiresAtMs: number, ttlSeconds: number) {
+  return {
+    accessToken: token,
+    refreshToken: null,
+    expires: expiresAtMs,
+    tokenType: 'Bearer',
+    expiresIn: ttlSeconds,
+    id: keyId,
+    success: true,
+    result: null,
+    status: null,
+    statusCode: null,
+    errors: [],
+    customProperties: {},
+  };
+}
+
 const LIMITED = 'Too many token requests for this client or from this address. Retry after the Retry-After period.';
 
 /**
  * POST /v1/oauth2/token: the OAuth2 client-credentials grant (RFC 6749 section 4.4). The client
  * is an API key: client_id is its id, client_secret its secret, sent in the body (JSON or form)
- * or by HTTP Basic. Answers { access_token, token_type: "Bearer", expires_in, scope }.
+ * or by HTTP Basic. Answers { access_token, token_type: "Bearer", expires_in, scope }. A JSON
+ * body with FlexCharge's `AppKey` / `AppSecret` and no grant_type is the same grant in that
+ * dialect, answered in its shape (docs/compatibility.md).
  * Rate limited per client IP (every request) and per client id (every request naming it), both
  * before the database is asked (docs/rate-limits.md).
  */
@@ -45,6 +81,16 @@ export function oauthTokenRoutes(deps: {
     if (limits) await enforceLimits(ctx, deps.clock, [{ limiter: limits.perIp, key: ctx.ip }], 'rate_limited', LIMITED);
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const basic = basicCredentials(ctx.get('authorization'));
+    const limitClient = async (id: string) => {
+      if (!limits) return;
+      await enforceLimits(
+        ctx,
+        deps.clock,
+        [{ limiter: limits.perClient, key: id.toLowerCase() }],
+        'rate_limited',
+        LIMITED,
+      );
+    };
     const oauth = (error: 'invalid_client' | 'unsupported_grant_type' | 'oauth_invalid_request', code: string) =>
       new ApiError(error, {
         oauthError: code,
@@ -53,6 +99,19 @@ export function oauthTokenRoutes(deps: {
           : {}),
       });
 
+    // The FlexCharge dialect: JSON { AppKey, AppSecret } (the Node sample: appKey, appSecret), no grant_type.
+    const vendor = body.grant_type === undefined && !basic ? vendorCredentials(body) : undefined;
+    if (vendor) {
+      await limitClient(vendor.id);
+      const key = UUID.test(vendor.id) ? await findApiKey(deps.db, vendor.id) : undefined;
+      const now = deps.clock.now();
+      if (!key || vendor.secret === undefined || !acceptsSecret(key, vendor.secret, now)) {
+        throw oauth('invalid_client', 'invalid_client');
+      }
+      const { token } = await issueAccessToken(deps.db, key.id, now, deps.ttlSeconds);
+      ctx.body = vendorTokenAnswer(token, key.id, now.getTime() + deps.ttlSeconds * 1000, deps.ttlSeconds);
+      return;
+    }
     if (typeof body.grant_type !== 'string') throw oauth('oauth_invalid_request', 'invalid_request');
     if (body.grant_type !== 'client_credentials') throw oauth('unsupported_grant_type', 'unsupported_grant_type');
     if (basic && (body.client_id !== undefined || body.client_secret !== undefined)) {
@@ -63,15 +122,7 @@ export function oauthTokenRoutes(deps: {
     if (typeof id !== 'string' || typeof secret !== 'string' || !UUID.test(id)) {
       throw oauth('invalid_client', 'invalid_client');
     }
-    if (limits) {
-      await enforceLimits(
-        ctx,
-        deps.clock,
-        [{ limiter: limits.perClient, key: id.toLowerCase() }],
-        'rate_limited',
-        LIMITED,
-      );
-    }
+    await limitClient(id);
     const now = deps.clock.now();
     const key = await findApiKey(deps.db, id);
     if (!key || !acceptsSecret(key, secret, now)) throw oauth('invalid_client', 'invalid_client');

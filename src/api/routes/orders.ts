@@ -9,10 +9,10 @@ import {
 } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
-import { evaluateRequest } from '../../domain/orders/evaluate-request';
+import { evaluateRequest, withoutNulls } from '../../domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
-import { cancelOrder, captureOrder, refundOrder } from '../../orders/commands';
+import { cancelOrder, captureOrder, findOrderByReference, refundOrder } from '../../orders/commands';
 import type { OrderDeps } from '../../orders/deps';
 import { prepareEvaluate } from '../../orders/evaluate';
 import { payingMerchant } from '../access';
@@ -21,16 +21,26 @@ import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
 const uuid = z.uuid();
-const captureBody = z.object({
-  idempotencyKey: z.uuid('must be a GUID'),
-  orderId: z.uuid('must be the orderId returned by evaluate'),
-  amount: z.number().int().positive().optional(),
-});
-const optionalKeyBody = z.object({ idempotencyKey: z.uuid('must be a GUID').optional() });
-const refundBody = z.object({
-  idempotencyKey: z.uuid('must be a GUID').optional(),
-  amountToRefund: z.union([z.number().nonnegative(), z.string().max(32)]).optional(),
-});
+const captureBody = z.preprocess(
+  withoutNulls,
+  z.object({
+    idempotencyKey: z.uuid('must be a GUID'),
+    orderId: z.uuid('must be the orderId (or orderSessionKey) returned by evaluate'),
+    amount: z.number().int().positive().optional(),
+    /** FlexCharge sends the authorization's currency: it must be the order's. */
+    currency: z.string().max(3).optional(),
+  }),
+);
+const optionalKeyBody = z.preprocess(withoutNulls, z.object({ idempotencyKey: z.uuid('must be a GUID').optional() }));
+const refundBody = z.preprocess(
+  withoutNulls,
+  z.object({
+    idempotencyKey: z.uuid('must be a GUID').optional(),
+    amountToRefund: z.union([z.number().nonnegative(), z.string().max(32)]).optional(),
+    /** The vendor's Node sample states the refund's kind; the amount still decides it. */
+    isPartialRefund: z.boolean().optional(),
+  }),
+);
 
 export type OrderRouteDeps = OrderDeps & { logger: Logger; rateLimit: Middleware };
 
@@ -43,7 +53,9 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
   const merchantOf = (ctx: Context) => payingMerchant(principalOf(ctx.state));
 
   async function visibleOrder(ctx: Context, id: string | undefined): Promise<OrderRow> {
-    const found = id && uuid.safeParse(id).success ? await findMerchantOrder(deps.db, merchantOf(ctx), id) : undefined;
+    // The orderId, or the orderSessionKey the FlexCharge clients send where an orderId is taken.
+    const found =
+      id && uuid.safeParse(id).success ? await findOrderByReference(deps.db, merchantOf(ctx), id) : undefined;
     if (!found) throw new ApiError('order_not_found');
     return found;
   }
@@ -60,9 +72,16 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     const merchantId = merchantOf(ctx);
     const body = parseInput(captureBody, ctx.request.body);
     const scope = { merchantId, operation: 'capture', key: body.idempotencyKey, request: body };
-    await idempotent(ctx, deps, scope, async () =>
-      captureOrder(deps, await visibleOrder(ctx, body.orderId), body.amount ?? null),
-    );
+    await idempotent(ctx, deps, scope, async () => {
+      const order = await visibleOrder(ctx, body.orderId);
+      if (body.currency !== undefined && body.currency !== order.currency) {
+        throw new ApiError('validation_failed', {
+          field: 'currency',
+          message: `currency: must be the order's currency (${order.currency})`,
+        });
+      }
+      return captureOrder(deps, order, body.amount ?? null);
+    });
   });
 
   router.post('/v1/orders/:id/cancel', deps.rateLimit, async (ctx) => {
@@ -99,6 +118,12 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     const body = parseInput(refundBody, ctx.request.body);
     const order = await visibleOrder(ctx, ctx.params.id);
     let amount: number | null = null;
+    if (body.isPartialRefund === true && body.amountToRefund === undefined) {
+      throw new ApiError('validation_failed', {
+        field: 'amountToRefund',
+        message: 'amountToRefund: is required with isPartialRefund',
+      });
+    }
     if (body.amountToRefund !== undefined) {
       amount = majorToMinor(body.amountToRefund, order.currency) ?? null;
       if (amount === null || amount <= 0) {

@@ -2,13 +2,20 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { findMerchantOrder, orderView } from '../../db/repositories/orders';
+import { orderView } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
+import { findOrderByReference } from '../../orders/commands';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
-const body = z.object({ orderId: z.uuid() });
+/** `orderId`, or the `orderSessionKey` the vendor's Node sample sends (either finds the order). */
+const body = z
+  .object({ orderId: z.uuid().optional(), orderSessionKey: z.uuid().optional() })
+  .refine((b) => Boolean(b.orderId ?? b.orderSessionKey), {
+    path: ['orderId'],
+    message: 'is required (or orderSessionKey)',
+  });
 
 /**
  * POST /v1/outcome: deprecated alias of GET /v1/orders/{id} (body { orderId }), kept working for
@@ -21,14 +28,15 @@ export function outcomeRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
     '/v1/outcome',
     async (ctx, next) => {
       ctx.set('Deprecation', 'true');
-      const { orderId } = parseInput(body, ctx.request.body);
+      const parsed = parseInput(body, ctx.request.body);
+      const orderId = (parsed.orderId ?? parsed.orderSessionKey) as string;
       ctx.set('Link', `</v1/orders/${orderId}>; rel="successor-version"`);
       ctx.state.orderId = orderId;
       await next();
     },
     deps.rateLimit,
     async (ctx) => {
-      const order = await findMerchantOrder(deps.db, payingMerchant(principalOf(ctx.state)), ctx.state.orderId);
+      const order = await findOrderByReference(deps.db, payingMerchant(principalOf(ctx.state)), ctx.state.orderId);
       if (!order) throw new ApiError('order_not_found');
       ctx.body = orderView(order);
     },

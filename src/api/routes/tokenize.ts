@@ -3,27 +3,86 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Environment } from '../../config';
 import type { Db } from '../../db/knex';
-import { vaultCard } from '../../db/repositories/card-vault';
+import { type VaultedCard, vaultCard } from '../../db/repositories/card-vault';
 import { merchantForTokenizationKey } from '../../db/repositories/tokenization-keys';
 import { checkCardForVault } from '../../domain/card-checks';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
+import { withoutNulls } from '../../domain/orders/evaluate-request';
 import type { VaultKey } from '../../domain/vault-cipher';
+import { payingMerchant } from '../access';
+import { bearerAuth, principalOf, requireScope } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
 export const TOKENIZATION_KEY_HEADER = 'x-tokenization-key';
 
-const body = z.object({
+const month = z.number().int().min(1).max(12);
+const year = z.number().int().min(2000).max(2099);
+
+const ours = z.object({
   cardNumber: z.string().max(32),
-  expiryMonth: z.number().int().min(1).max(12),
-  expiryYear: z.number().int().min(2000).max(2099),
+  expiryMonth: month,
+  expiryYear: year,
   holderName: z.string().max(100).optional(), // accepted, never stored (data minimisation)
 });
 
-/** Authenticates with the tokenization key (not a bearer token); sets ctx.state.merchantId. */
-export function tokenizationKeyAuth(db: Db): Middleware {
+/**
+ * The Spreedly-shaped body ActiveMerchant's FlexCharge gateway sends to store a card. The
+ * names are echoed in the answer (as the real service does) and never stored; the verification
+ * value is accepted and discarded at once.
+ */
+const spreedly = z.object({
+  payment_method: z.object({
+    credit_card: z.object({
+      number: z.string().max(32),
+      month,
+      year,
+      first_name: z.string().max(100).optional(),
+      last_name: z.string().max(100).optional(),
+      verification_value: z.union([z.string().max(8), z.number()]).optional(),
+    }),
+  }),
+});
+
+/** Each dialect normalised to one shape (`names` set only for the Spreedly dialect). */
+const oursBody = ours.transform((b) => ({
+  cardNumber: b.cardNumber,
+  expiryMonth: b.expiryMonth,
+  expiryYear: b.expiryYear,
+  names: undefined,
+}));
+const spreedlyBody = spreedly.transform(({ payment_method: { credit_card: c } }) => ({
+  cardNumber: c.number,
+  expiryMonth: c.month,
+  expiryYear: c.year,
+  names: { first: c.first_name ?? null, last: c.last_name ?? null },
+}));
+
+/** The body in whichever dialect it is written: a `payment_method` member means Spreedly's. */
+function parseBody(raw: unknown) {
+  const body = withoutNulls(raw);
+  const isSpreedly = typeof body === 'object' && body !== null && 'payment_method' in body;
+  return isSpreedly ? parseInput(spreedlyBody, body) : parseInput(oursBody, body);
+}
+
+/**
+ * Authenticates with the tokenization key; sets ctx.state.merchantId. Without that header, a
+ * bearer token of a merchant key with the `payments` scope is accepted too (a stronger
+ * credential of the same merchant: what ActiveMerchant's FlexCharge gateway sends).
+ */
+export function tokenizationKeyAuth(db: Db, clock: Clock): Middleware {
+  const bearer = bearerAuth(db, clock);
+  const payments = requireScope('payments');
   return async (ctx, next) => {
     const key = ctx.get(TOKENIZATION_KEY_HEADER);
+    if (!key && /^Bearer\s/i.test(ctx.get('authorization'))) {
+      return bearer(ctx, () =>
+        payments(ctx, async () => {
+          ctx.state.merchantId = payingMerchant(principalOf(ctx.state));
+          await next();
+        }),
+      );
+    }
     const merchantId = key ? await merchantForTokenizationKey(db, key) : undefined;
     if (!merchantId) throw new ApiError('invalid_tokenization_key');
     ctx.state.merchantId = merchantId;
@@ -44,8 +103,8 @@ export function tokenizeRoutes(deps: {
   rateLimit: Middleware;
 }): Router {
   const router = new Router();
-  router.post('/v1/tokenize', tokenizationKeyAuth(deps.db), deps.rateLimit, async (ctx) => {
-    const input = parseInput(body, ctx.request.body);
+  router.post('/v1/tokenize', tokenizationKeyAuth(deps.db, deps.clock), deps.rateLimit, async (ctx) => {
+    const input = parseBody(ctx.request.body);
     const card = checkCardForVault(input, deps.environment, deps.clock.now());
     const { card: vaulted, created } = await vaultCard(
       deps.db,
@@ -59,7 +118,51 @@ export function tokenizeRoutes(deps: {
       deps.vaultKeys,
     );
     ctx.status = created ? 201 : 200;
-    ctx.body = vaulted;
+    ctx.body = input.names ? spreedlyAnswer(vaulted, input.names, deps.environment, deps.clock.now()) : vaulted;
   });
   return router;
+}
+
+/**
+ * The Spreedly-shaped answer: ActiveMerchant reads `transaction.payment_method.token`. Card
+ * data in it is what the vault keeps in clear (BIN, last4, brand, expiry) plus the names sent.
+ */
+function spreedlyAnswer(
+  card: VaultedCard,
+  names: { first: string | null; last: string | null },
+  environment: Environment,
+  now: Date,
+) {
+  const at = now.toISOString();
+  return {
+    transaction: {
+      succeeded: true,
+      on_test_gateway: environment === 'sandbox',
+      created_at: at,
+      updated_at: at,
+      payment_method_added: true,
+      payment_method: {
+        token: card.token,
+        created_at: at,
+        updated_at: at,
+        test: environment === 'sandbox',
+        last_four_digits: card.last4,
+        first_six_digits: card.bin,
+        card_type: card.brand,
+        first_name: names.first,
+        last_name: names.last,
+        month: card.expiryMonth,
+        year: card.expiryYear,
+        payment_method_type: 'credit_card',
+        verification_value: null,
+        number: null,
+      },
+    },
+    success: true,
+    result: null,
+    status: null,
+    statusCode: null,
+    errors: [],
+    customProperties: {},
+  };
 }

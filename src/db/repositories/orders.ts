@@ -132,17 +132,24 @@ export async function findMerchantOrderByExternalId(
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** The body of GET /v1/orders/{id} (and of the deprecated POST /v1/outcome). */
+/**
+ * The body of GET /v1/orders/{id} (and of the deprecated POST /v1/outcome). `status` is the
+ * interface's integer; `statusName` is the state as one upper-case word (`CAPTUREREQUIRED`,
+ * `COMPLETED`, ...), which is what FlexCharge clients read; `id` repeats `orderId` for them.
+ * Once the rescue window has ended without a rescue, `outcome` is `EXPIRED` (the interface's
+ * expired outcome), not the first answer.
+ */
 export function orderView(row: OrderRow) {
   return {
+    id: row.id,
     orderId: row.id,
     orderSessionKey: row.order_session_key,
     externalOrderId: row.external_order_id,
     confirmationId: row.confirmation_id,
     senseKey: row.sense_key,
     status: row.status,
-    statusName: row.status_name,
-    outcome: row.outcome,
+    statusName: row.status_name.toUpperCase(),
+    outcome: row.expired_at ? 'EXPIRED' : row.outcome,
     flow: row.flow,
     transactionType: row.transaction_type,
     isMIT: row.is_mit,

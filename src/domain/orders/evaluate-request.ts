@@ -2,71 +2,207 @@ import { z } from 'zod';
 import { isCurrency } from '../money';
 
 /**
- * The body of POST /v1/evaluate: the interface's fields exactly as named, and ours where it says
- * "other request fields: not shown" (docs/orders.md). Unknown fields are accepted and ignored.
+ * The body of POST /v1/evaluate: the interface's fields exactly as named, ours where it says
+ * "other request fields: not shown" (docs/orders.md), and the FlexCharge dialect that
+ * ActiveMerchant's gateway and the vendor's Node sample send (docs/compatibility.md). Both
+ * dialects are parsed here and normalised by zod transforms into one internal shape,
+ * `EvaluateRequest`, so the use case never sees which dialect the merchant spoke.
+ *
+ * - `null` is absent on every optional field, at any depth (the real clients send `null`).
+ * - The card's verification value (CVV) leaves this parser only as `cvvPresent`: the value is
+ *   never stored, logged, hashed into idempotency records or put in a workflow (PCI DSS).
+ * - Unknown fields (`Source`, `ExtraData`, `orderItems`, `billingInformation`, ...) are accepted
+ *   and dropped: personal data the service does not need is not kept.
  */
 const isoUtc = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 UTC timestamp' });
 const orderRef = z.string().trim().min(1).max(200);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** RFC 7231 HTTP-date (`Date#toUTCString`), as the vendor's Node sample writes expiryDateUtc. */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
-export const evaluateRequest = z
+/** Removes `null` members of objects, recursively: the FlexCharge clients send null for "absent". */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
+  }
+  return value;
+}
+
+/** `SALE` or `AUTHORIZATION`: ours, or the FlexCharge words `Purchase` / `Authorization` in any case. */
+const transactionType = z.string().transform((word, ctx) => {
+  const upper = word.trim().toUpperCase();
+  if (upper === 'SALE' || upper === 'PURCHASE') return 'SALE' as const;
+  if (upper === 'AUTHORIZATION' || upper === 'AUTHORIZE') return 'AUTHORIZATION' as const;
+  ctx.addIssue({ code: 'custom', message: 'must be SALE (or Purchase) or AUTHORIZATION' });
+  return z.NEVER;
+});
+
+const expiryDate = z.union([
+  isoUtc,
+  z
+    .string()
+    .regex(HTTP_DATE)
+    .transform((s) => new Date(s).toISOString()),
+]);
+
+const expiryMonth = z.number().int().min(1).max(12);
+const expiryYear = z.number().int().min(2000).max(2099);
+
+/** The card of an evaluate, normalised: a vault token, or a card number to vault. */
+export type EvaluateCard =
+  | { token: string; tokenField: 'paymentMethod.token' | 'paymentMethod.cardNumber'; cvvPresent: boolean }
+  | { cardNumber: string; expiryMonth: number; expiryYear: number; cvvPresent: boolean };
+
+const paymentMethod = z
+  .object({
+    token: z.uuid('must be a token from /v1/tokenize').optional(),
+    /** FlexCharge: true when cardNumber carries a vault token instead of a card number. */
+    Token: z.boolean().optional(),
+    cardNumber: z.string().max(64).optional(),
+    expiryMonth: expiryMonth.optional(),
+    expiryYear: expiryYear.optional(),
+    expirationMonth: expiryMonth.optional(),
+    expirationYear: expiryYear.optional(),
+    holderName: z.string().max(100).optional(),
+    verificationValue: z.union([z.string().max(8), z.number().int().nonnegative()]).optional(),
+  })
+  .transform((pm, ctx): EvaluateCard => {
+    const cvvPresent = pm.verificationValue !== undefined && String(pm.verificationValue).trim() !== '';
+    // A vault token sent as cardNumber: with Token:true (ActiveMerchant), or as a bare GUID (Node sample).
+    const tokenInNumber = pm.cardNumber !== undefined && (pm.Token === true || UUID.test(pm.cardNumber.trim()));
+    if (pm.token && pm.cardNumber) {
+      ctx.addIssue({ code: 'custom', message: 'send either token or cardNumber, not both' });
+      return z.NEVER;
+    }
+    if (pm.token) return { token: pm.token, tokenField: 'paymentMethod.token', cvvPresent };
+    if (pm.cardNumber !== undefined && tokenInNumber) {
+      const token = pm.cardNumber.trim();
+      if (!UUID.test(token)) {
+        ctx.addIssue({ code: 'custom', path: ['cardNumber'], message: 'must be a token from /v1/tokenize' });
+        return z.NEVER;
+      }
+      return { token, tokenField: 'paymentMethod.cardNumber', cvvPresent };
+    }
+    if (pm.cardNumber === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'token or cardNumber is required' });
+      return z.NEVER;
+    }
+    const month = pm.expiryMonth ?? pm.expirationMonth;
+    const year = pm.expiryYear ?? pm.expirationYear;
+    if (month === undefined || year === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [month === undefined ? 'expiryMonth' : 'expiryYear'],
+        message: 'is required with cardNumber',
+      });
+      return z.NEVER;
+    }
+    return { cardNumber: pm.cardNumber, expiryMonth: month, expiryYear: year, cvvPresent };
+  });
+
+const payer = z
+  .object({
+    /** "NA" is FlexCharge's placeholder for "the merchant has no e-mail": absent. */
+    email: z
+      .string()
+      .max(254)
+      .transform((e) => (e.trim().toUpperCase() === 'NA' || e.trim() === '' ? undefined : e.trim()))
+      .pipe(z.email().optional())
+      .optional(),
+    ipAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
+  })
+  .transform((p) => ({
+    ...(p.email !== undefined ? { email: p.email } : {}),
+    ...(p.ipAddress !== undefined ? { ipAddress: p.ipAddress } : {}),
+  }));
+
+const code = z.string().trim().max(16);
+
+const wire = z
   .object({
     idempotencyKey: z.uuid('must be a GUID'),
     externalOrderId: orderRef.optional(),
-    /** The interface calls externalOrderId "orderId" in places: accepted as an alias. */
+    /** The interface (and FlexCharge) call externalOrderId "orderId": accepted as an alias. */
     orderId: orderRef.optional(),
-    senseKey: z.string().trim().max(100).nullish(),
+    senseKey: z.string().trim().max(100).optional(),
+    /** FlexCharge: the merchant and site of the credential; checked against the token. */
+    mid: z.uuid('must be your merchant id (MID)').optional(),
+    siteId: z.uuid('must be a site id of your merchant').optional(),
+    isDeclined: z.boolean().optional(),
     isMIT: z.boolean().default(false),
     isRecurring: z.boolean().default(false),
-    expiryDateUtc: isoUtc.nullish(),
-    transactionType: z.enum(['SALE', 'AUTHORIZATION']).default('SALE'),
+    expiryDateUtc: expiryDate.optional(),
+    transactionType: transactionType.optional(),
     subscription: z.object({ intervalCount: z.number().int().min(1).max(366).default(1) }).optional(),
     attemptCount: z.number().int().min(1).max(1000).optional(),
-    threeDSecure: z.record(z.string(), z.unknown()).nullish(),
+    threeDSecure: z.record(z.string(), z.unknown()).optional(),
     transaction: z.object({
       amount: z.number().int('must be an integer in minor units').positive().max(100_000_000_000),
       currency: z.string().refine(isCurrency, 'must be an ISO 4217 currency code, such as USD'),
       responseCode: z.string().trim().min(1).max(8).optional(),
       declinedAtUtc: isoUtc.optional(),
+      // FlexCharge descriptive fields: accepted, not used for the decision and not kept.
+      id: z.string().max(200).optional(),
+      timezoneUtcOffset: z.union([z.string().max(10), z.number().min(-24).max(24)]).optional(),
+      responseCodeSource: code.optional(),
+      avsResultCode: code.optional(),
+      cvvResultCode: code.optional(),
+      cavvResultCode: code.optional(),
+      cardNotPresent: z.boolean().optional(),
     }),
-    paymentMethod: z
-      .object({
-        token: z.uuid('must be a token from /v1/tokenize').optional(),
-        cardNumber: z.string().max(32).optional(),
-        expiryMonth: z.number().int().min(1).max(12).optional(),
-        expiryYear: z.number().int().min(2000).max(2099).optional(),
-        holderName: z.string().max(100).optional(),
-      })
-      .superRefine((pm, ctx) => {
-        if (pm.token && pm.cardNumber)
-          ctx.addIssue({ code: 'custom', message: 'send either token or cardNumber, not both' });
-        else if (!pm.token && !pm.cardNumber)
-          ctx.addIssue({ code: 'custom', message: 'token or cardNumber is required' });
-        else if (pm.cardNumber && (pm.expiryMonth === undefined || pm.expiryYear === undefined)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [pm.expiryMonth === undefined ? 'expiryMonth' : 'expiryYear'],
-            message: 'is required with cardNumber',
-          });
-        }
-      }),
-    siteId: z.uuid().optional(),
-    payer: z
-      .object({ email: z.email().max(254).optional(), ipAddress: z.union([z.ipv4(), z.ipv6()]).optional() })
-      .optional(),
+    paymentMethod,
+    payer: payer.optional(),
   })
-  .superRefine((body, ctx) => {
-    if (!body.externalOrderId && !body.orderId) {
-      ctx.addIssue({ code: 'custom', path: ['externalOrderId'], message: 'is required (the merchant order id)' });
-    } else if (body.externalOrderId && body.orderId && body.externalOrderId !== body.orderId) {
-      ctx.addIssue({ code: 'custom', path: ['orderId'], message: 'differs from externalOrderId; send one of them' });
-    }
-    if (body.isMIT && body.isRecurring && !body.subscription) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['subscription'],
-        message: 'is required when isMIT and isRecurring are both true',
-      });
-    }
+  .refine((b) => Boolean(b.externalOrderId ?? b.orderId), {
+    path: ['externalOrderId'],
+    message: "is required (the merchant's order id; orderId is accepted too)",
+    when: () => true, // listed with the other problems, not after them
+  })
+  .refine((b) => !(b.externalOrderId && b.orderId && b.externalOrderId !== b.orderId), {
+    path: ['orderId'],
+    message: 'differs from externalOrderId; send one of them',
+    when: () => true,
+  })
+  .refine((b) => !(b.isMIT === true && b.isRecurring === true && !b.subscription), {
+    path: ['subscription'],
+    message: 'is required when isMIT and isRecurring are both true (subscription.intervalCount, default 1)',
+    when: () => true,
   });
 
-export type EvaluateRequest = z.infer<typeof evaluateRequest>;
+export const evaluateRequest = z.preprocess(
+  withoutNulls,
+  wire.transform((b) => {
+    const { cvvPresent, ...card } = b.paymentMethod;
+    return {
+      idempotencyKey: b.idempotencyKey,
+      externalOrderId: (b.externalOrderId ?? b.orderId) as string,
+      senseKey: b.senseKey,
+      mid: b.mid,
+      siteId: b.siteId,
+      isMIT: b.isMIT,
+      isRecurring: b.isRecurring,
+      expiryDateUtc: b.expiryDateUtc,
+      transactionType: b.transactionType ?? ('SALE' as const),
+      subscription: b.subscription,
+      attemptCount: b.attemptCount,
+      threeDSecure: b.threeDSecure,
+      transaction: {
+        amount: b.transaction.amount,
+        currency: b.transaction.currency,
+        responseCode: b.transaction.responseCode,
+        declinedAtUtc: b.transaction.declinedAtUtc,
+      },
+      paymentMethod: card,
+      /** Whether a card verification value came with the request: a signal, never the value. */
+      cvvPresent,
+      payer: b.payer,
+    };
+  }),
+);
+
+export type EvaluateRequest = z.output<typeof evaluateRequest>;

@@ -15,6 +15,7 @@ import { type Config, loadConfigOrExit, type TemporalSecurity } from './config';
 import { createDb, type Db } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import { createLogger, type Logger } from './logger';
+import { startMetricsServer } from './observability/http';
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 import { registerSearchAttributes as register } from './temporal/search-attributes';
@@ -180,6 +181,10 @@ async function main(): Promise<void> {
   );
   const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.webhookTaskQueue, logger });
   const housekeeping = startHousekeeping({ db, logger });
+  // The business counters the activities keep (settled orders, webhook attempts) on METRICS_PORT.
+  const metricsServer = config.metrics.port
+    ? await startMetricsServer('0.0.0.0', config.metrics.port, config.metrics.token)
+    : undefined;
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling, drains in-flight tasks, returns.
   logger.info(
     {
@@ -192,6 +197,7 @@ async function main(): Promise<void> {
     'worker running',
   );
   await Promise.all(workers.map((w) => w.run()));
+  await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
   await housekeeping.stop();
   await relay.stop();
   await clientConnection.close();

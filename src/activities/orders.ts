@@ -5,6 +5,7 @@ import type { PersistOrderInput, ScoreInput, ScoreResult } from '../domain/order
 import { scoreTransaction } from '../domain/scoring';
 import { judgeSenseSession } from '../domain/sense-session';
 import { SENSE_KEY_PATTERN } from '../domain/widget-signals';
+import { businessMetrics } from '../observability/metrics';
 import { storeStep } from './store-failures';
 
 export interface OrderActivityDeps {
@@ -21,6 +22,8 @@ export function createOrderActivities(deps: OrderActivityDeps) {
      */
     async persistOrder(input: PersistOrderInput): Promise<void> {
       await storeStep('persist order', () => persistOrder(deps.db, input));
+      // Counted once the write is durable; a re-run of the same write may count again (rare).
+      for (const e of input.events) businessMetrics.orderEvent(e.name, input.state.flow);
     },
 
     /**

@@ -8,6 +8,7 @@ import type { VaultKey } from '../domain/vault-cipher';
 import { WEBHOOK_CONTENT_TYPE, type WebhookEnvelope } from '../domain/webhooks/envelope';
 import { signWebhook } from '../domain/webhooks/signature';
 import type { Logger } from '../logger';
+import { businessMetrics } from '../observability/metrics';
 import { destinationProblem } from './destination-check';
 import type { Mailer } from './mailer';
 import { postWebhook } from './webhook-post';
@@ -100,6 +101,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
           disabled_reason: `deliveries failing since ${row.failing_since.toISOString()}`,
         });
       logger.warn({ endpointId: row.id }, 'webhook endpoint disabled after failing for too long');
+      businessMetrics.webhookEndpointDisabled();
     }
   }
 
@@ -194,6 +196,21 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         err instanceof Error ? `${err.name}: ${(err.cause as Error | undefined)?.message ?? err.message}` : String(err);
     }
     const succeeded = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    businessMetrics.webhookAttempt(refused ? 'refused' : succeeded ? 'delivered' : 'failed', statusCode ?? undefined);
+    if (!succeeded) {
+      // One line per failed attempt, for the operator following an endpoint (docs/runbook.md).
+      logger.warn(
+        {
+          deliveryId: input.deliveryId,
+          endpointId: endpoint.id,
+          merchantId: endpoint.merchant_id,
+          attempt: input.attempt,
+          statusCode,
+          error: error?.slice(0, 200),
+        },
+        'webhook attempt failed',
+      );
+    }
     await recordAttempt(db, {
       deliveryId: input.deliveryId,
       attempt: input.attempt,

@@ -62,6 +62,11 @@ export const webhookEndpointsDisabled = counter(
   'rescue_webhook_endpoints_disabled_total',
   'Webhook endpoints disabled after failing for WEBHOOK_DISABLE_AFTER_HOURS.',
 );
+export const orderEvents = counter(
+  'rescue_order_events_total',
+  'Order events recorded (order.completed = a rescue or sale completed, order.expired = a rescue window ended unrescued, ...), by event and flow.',
+  ['event', 'flow'],
+);
 export const idempotencyOutcomes = counter(
   'rescue_idempotency_outcomes_total',
   'Idempotent requests by what the key store answered: replayed, in_flight (409), mismatch (409), unavailable (503).',
@@ -78,6 +83,9 @@ export const businessMetrics = {
   },
   webhookAttempt(result: 'delivered' | 'failed' | 'refused', status: number | undefined): void {
     webhookAttempts.inc({ result, status_class: status ? `${Math.floor(status / 100)}xx` : 'network' });
+  },
+  orderEvent(event: string, flow: string): void {
+    orderEvents.inc({ event, flow: flow.toLowerCase() });
   },
   webhookEndpointDisabled(): void {
     webhookEndpointsDisabled.inc();

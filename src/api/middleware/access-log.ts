@@ -1,7 +1,12 @@
 import type { Middleware } from 'koa';
+import type { Principal } from '../../domain/scopes';
 import type { Logger } from '../../logger';
 
-/** One log line per request, with its id, status and duration. Bodies and headers are not logged. */
+/**
+ * One log line per request, with its id, status and duration, and the merchant and order it
+ * concerned where known (so an operator can follow one merchant's or one order's requests).
+ * Bodies and headers are not logged.
+ */
 export function accessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -16,6 +21,8 @@ export function accessLog(logger: Logger): Middleware {
           path: ctx.path,
           status: ctx.status,
           durationMs: Math.round(durationMs * 10) / 10,
+          merchantId: (ctx.state.principal as Principal | undefined)?.merchantId ?? ctx.state.merchantId ?? undefined,
+          orderId: ctx.state.orderId ?? undefined,
         },
         'request',
       );

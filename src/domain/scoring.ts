@@ -41,6 +41,9 @@ export function scoreTransaction(input: ScoreInput, deviceSignals: 'fresh' | 'ab
   else if (input.attemptCount !== null && input.attemptCount >= 2) add(-5, 'prior_attempts');
   if (input.isMIT && input.isRecurring) add(15, 'recurring_mit');
   else if (input.isMIT) add(5, 'mit');
+  // A card-not-present charge with its verification value is less likely fraud; its absence is
+  // neutral (merchants may not collect it on renewals).
+  if (input.cvvPresent) add(5, 'cvv_present');
   if (deviceSignals === 'fresh') add(10, 'device_signals');
   else reasons.push('no_device_signals:0');
 

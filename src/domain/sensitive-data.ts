@@ -5,7 +5,7 @@
 
 /** Keys whose values are never logged, whatever their nesting (compared case-insensitively). */
 const SENSITIVE_KEY =
-  /^(authorization|cookie|set-cookie|password|secret|client_?secret|.*_secret|.*Secret|access_?token|refresh_?token|token|tokenization_?key|x-tokenization-key|card_?number|cardNumber|pan|cvv|cvc|cvv2|security_?code|signing_?secret)$/i;
+  /^(authorization|cookie|set-cookie|password|secret|client_?secret|.*_secret|.*Secret|access_?token|refresh_?token|token|tokenization_?key|x-tokenization-key|card_?number|cardNumber|pan|cvv|cvc|cvv2|security_?code|verification_?value|verificationValue|signing_?secret)$/i;
 
 export const REDACTED = '[REDACTED]';
 

@@ -117,6 +117,7 @@ export async function prepareEvaluate(
       senseKey: body.senseKey ?? null,
       siteId: body.siteId ?? null,
       threeDSecure: body.threeDSecure ?? null,
+      cvvPresent: body.cvvPresent,
       settings,
     };
     const result = await deps.workflows.evaluate(

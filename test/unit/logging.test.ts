@@ -18,12 +18,20 @@ describe('sensitive data never reaches the logs', () => {
   it('redacts secrets and card fields at any depth', () => {
     const out = scrub({
       headers: { authorization: 'Bearer abc', 'x-request-id': 'r1' },
-      body: { paymentMethod: { cardNumber: '4111111111111111', cvv: '123' }, client_secret: 's', clientSecret: 's2' },
+      body: {
+        paymentMethod: { cardNumber: '4111111111111111', cvv: '123', verificationValue: '123' },
+        client_secret: 's',
+        clientSecret: 's2',
+      },
       list: [{ signingSecret: 'k' }],
     });
     expect(out).toEqual({
       headers: { authorization: REDACTED, 'x-request-id': 'r1' },
-      body: { paymentMethod: { cardNumber: REDACTED, cvv: REDACTED }, client_secret: REDACTED, clientSecret: REDACTED },
+      body: {
+        paymentMethod: { cardNumber: REDACTED, cvv: REDACTED, verificationValue: REDACTED },
+        client_secret: REDACTED,
+        clientSecret: REDACTED,
+      },
       list: [{ signingSecret: REDACTED }],
     });
   });

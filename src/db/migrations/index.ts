@@ -8,6 +8,7 @@ import * as housekeeping from './20261121050000_housekeeping';
 import * as refundLedger from './20261122010000_refund_ledger';
 import * as webhookSlots from './20261122020000_webhook_slots';
 import * as edgeResilience from './20261122030000_edge_resilience';
+import * as orderSessionKeyIndex from './20261122050000_order_session_key_index';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -23,4 +24,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261122010000_refund_ledger', migration: refundLedger },
   { name: '20261122020000_webhook_slots', migration: webhookSlots },
   { name: '20261122030000_edge_resilience', migration: edgeResilience },
+  { name: '20261122050000_order_session_key_index', migration: orderSessionKeyIndex },
 ];

@@ -35,6 +35,8 @@ export interface EvaluateInput {
   senseKey: string | null;
   siteId: string | null;
   threeDSecure: Record<string, unknown> | null;
+  /** Whether the merchant sent the card's verification value (never the value: CVV is not retained). */
+  cvvPresent?: boolean;
   settings: MerchantSettings;
 }
 
@@ -142,6 +144,8 @@ export interface PersistOrderInput {
 }
 
 export interface ScoreInput {
+  /** The verification value was sent with this evaluate (a signal only; absent on older orders). */
+  cvvPresent?: boolean;
   merchantId: string;
   flow: Flow;
   amount: number;

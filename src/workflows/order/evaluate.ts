@@ -104,6 +104,7 @@ async function decide(order: Order, input: EvaluateInput, at: Date): Promise<Eva
   }
 
   const scored = await storeWhileWaiting.scoreTransaction({
+    ...(input.cvvPresent !== undefined ? { cvvPresent: input.cvvPresent } : {}),
     merchantId: s.merchantId,
     flow: s.flow,
     amount: s.amount,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { APPLICATION_STATUSES, type ApplicationAction, type ApplicationStatus } from '../../src/domain/applications';
 import { callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startReceiver } from '../helpers/https-receiver';
+import { outboxSettled } from '../helpers/outbox';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 const ADMIN = `admin-${randomUUID()}-${randomUUID()}`;
@@ -31,13 +33,20 @@ describe('applications, disputes and challenges through the real API', () => {
 
   const call = (method: string, path: string, body?: unknown, token = partnerToken) =>
     callApi(stack.baseUrl, token, method, path, body);
-  const received = async (predicate: (e: Record<string, unknown>) => boolean, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = receiver.received.map((r) => JSON.parse(r.body) as Record<string, unknown>).filter(predicate);
-      if (found.length || Date.now() > deadline) return found;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  const matching = (predicate: (e: Record<string, unknown>) => boolean) =>
+    receiver.received.map((r) => JSON.parse(r.body) as Record<string, unknown>).filter(predicate);
+  /**
+   * The envelopes matching `predicate` once one has arrived and the relay is idle (every event
+   * fanned out, every delivery settled): the count is final, so a second copy cannot arrive later.
+   */
+  const received = async (what: string, predicate: (e: Record<string, unknown>) => boolean) => {
+    await eventually(
+      () => matching(predicate),
+      (found) => found.length > 0,
+      { describe: `${what} at the receiver` },
+    );
+    await outboxSettled(stack.db);
+    return matching(predicate);
   };
 
   describe('partner applications: exactly the interface transition table', () => {
@@ -83,6 +92,7 @@ describe('applications, disputes and challenges through the real API', () => {
       expect(res.status).toBe(200);
       expect(res.body.status).toBe(to);
       const events = await received(
+        `${event} of application ${id}`,
         (e) => (e.EventData as { ApplicationId?: string } | null)?.ApplicationId === id && e.Event === event,
       );
       expect(events).toHaveLength(1);
@@ -111,6 +121,7 @@ describe('applications, disputes and challenges through the real API', () => {
       expect(settings.body).toMatchObject({ technicalContactEmail: 'ops@shop.example', defaultExpiryHours: 168 });
       expect((await call('GET', `/v1/merchants/${app.mid}/sites`)).body.data).toHaveLength(1);
       const [event] = await received(
+        `application.converted of ${id}`,
         (e) => e.Event === 'application.converted' && (e.EventData as { ApplicationId: string }).ApplicationId === id,
       );
       expect(event?.Mid).toBe(app.mid);
@@ -152,8 +163,12 @@ describe('applications, disputes and challenges through the real API', () => {
         ADMIN,
       );
       expect(chargeback.status).toBe(201);
-      const [received1] = await received((e) => e.OrderId === orderId && e.Event === 'payment.chargeback.received');
-      expect(received1?.EventData).toEqual({
+      const chargebacks = await received(
+        'payment.chargeback.received',
+        (e) => e.OrderId === orderId && e.Event === 'payment.chargeback.received',
+      );
+      expect(chargebacks).toHaveLength(1);
+      expect(chargebacks[0]?.EventData).toEqual({
         DisputeDateTime: expect.any(String),
         Reason: 'Rapid Dispute Resolution: 10.4 Fraud',
         TransactionId: chargeback.body.id,
@@ -163,7 +178,12 @@ describe('applications, disputes and challenges through the real API', () => {
       });
       const reversed = await call('POST', `/v1/admin/chargebacks/${chargeback.body.id}/reverse`, {}, ADMIN);
       expect(reversed.status).toBe(200);
-      expect(await received((e) => e.OrderId === orderId && e.Event === 'payment.chargeback.reversed')).toHaveLength(1);
+      expect(
+        await received(
+          'payment.chargeback.reversed',
+          (e) => e.OrderId === orderId && e.Event === 'payment.chargeback.reversed',
+        ),
+      ).toHaveLength(1);
       expect((await call('POST', `/v1/admin/chargebacks/${chargeback.body.id}/reverse`, {}, ADMIN)).body.error.id).toBe(
         '409022',
       );
@@ -173,9 +193,12 @@ describe('applications, disputes and challenges through the real API', () => {
         { reason: 'TC40 fraud report', amount: 3000 },
         ADMIN,
       );
-      expect(await received((e) => e.OrderId === orderId && e.Event === 'payment.early_warning.received')).toHaveLength(
-        1,
-      );
+      expect(
+        await received(
+          'payment.early_warning.received',
+          (e) => e.OrderId === orderId && e.Event === 'payment.early_warning.received',
+        ),
+      ).toHaveLength(1);
       const events = (await stack.db('events').where({ order_id: orderId })).map((e) => e.name);
       expect(events).not.toContain('order.refunded');
       expect((await call('GET', `/v1/orders/${orderId}`, undefined, merchantToken)).body.status).toBe(7);

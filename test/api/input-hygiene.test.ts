@@ -6,6 +6,7 @@ import { evaluateRequest } from '../../src/domain/orders/evaluate-request';
 import { widgetConfigUpdate } from '../../src/domain/widget-config';
 import { widgetBatch } from '../../src/domain/widget-signals';
 import { callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -521,15 +522,19 @@ describe('input hygiene: control characters, unpaired surrogates and card number
       .join(' OR ');
     return (await stack.client.workflow.count(queues)).count;
   }
+  /** Visibility is eventually consistent: the count once two reads 500 ms apart agree. */
   async function settledWorkflowCount(): Promise<number> {
-    let last = -1;
-    for (let i = 0; i < 40; i++) {
-      const now = await workflowCount();
-      if (now === last) return now;
-      last = now;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    return last;
+    let previous = -1;
+    const { count } = await eventually(
+      async () => {
+        const reads = { previous, count: await workflowCount() };
+        previous = reads.count;
+        return reads;
+      },
+      (reads) => reads.count === reads.previous,
+      { describe: 'the workflow count on the stack task queues to stop changing', intervalMs: 500, timeoutMs: 20_000 },
+    );
+    return count;
   }
 
   beforeAll(async () => {

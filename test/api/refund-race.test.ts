@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ApiAnswer, callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -108,9 +109,11 @@ describe('concurrent refunds of one order', () => {
     const orderId = await completedOrder();
     const answers = race(orderId);
     // Kill once the first refunds are in the ledger, so the race straddles the crash.
-    for (let i = 0; i < 200 && !(await stack.db('refunds').where({ order_id: orderId }).first()); i++) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(
+      () => stack.db('refunds').where({ order_id: orderId }).first(),
+      (refund) => refund !== undefined,
+      { describe: `the first refund of order ${orderId} in the ledger`, intervalMs: 10, timeoutMs: 30_000 },
+    );
     await killWorker(worker as ChildProcess);
     worker = await startWorkerProcess(stack, output);
     await expectConsistent('worker SIGKILLed mid-race', orderId, await answers);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_ENDPOINTS_PER_OWNER } from '../../src/db/repositories/webhook-endpoints';
 import { callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startReceiver } from '../helpers/https-receiver';
 import { startHangingReceiver, startStreamingReceiver } from '../helpers/slow-receivers';
@@ -8,15 +9,6 @@ import { startTestStack, type TestStack } from '../helpers/stack';
 
 const PER_ENDPOINT = 2;
 const PER_MERCHANT = 4;
-
-/** Waits for a condition (never a fixed sleep); fails with `what` after a generous deadline. */
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * Issue 9, D4: one merchant's hanging webhook endpoints must not starve anyone else. Webhook
@@ -81,7 +73,11 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
       bEndpoints.push(res.body.id);
     }
     await outboxEvents(b, 10); // 60 deliveries, none of which will ever be answered
-    await until('B to fill its merchant limit', () => hanging.inFlight() === PER_MERCHANT);
+    await eventually(
+      () => hanging.inFlight(),
+      (n) => n === PER_MERCHANT,
+      { describe: `B's attempts in flight to reach its merchant limit (${PER_MERCHANT})`, timeoutMs: 30_000 },
+    );
 
     const a = await merchantWithToken();
     const receiver = await startReceiver(200);
@@ -99,7 +95,11 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
       orders.push(res.body.orderId);
     }
     const deliveredOrders = () => new Set(receiver.received.map((r) => JSON.parse(r.body).OrderId as string));
-    await until("A's 10 webhooks", () => orders.every((id) => deliveredOrders().has(id)));
+    await eventually(
+      () => orders.filter((id) => !deliveredOrders().has(id)),
+      (missing) => missing.length === 0,
+      { describe: "A's 10 webhooks (last value: the orders still missing)", timeoutMs: 30_000 },
+    );
 
     // B is still stuck at its limits, never over them, and its other deliveries wait (not failed).
     const stats = hanging.stats();
@@ -134,7 +134,11 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
     const created = await e.api('POST', '/v1/webhooks', { url: receiver.url, events: ['*'] });
     await outboxEvents(e, 12); // 12 deliveries to one endpoint, 2 at a time
     // Well inside the 2-minute re-check: only the wake-up signals can deliver them this soon.
-    await until('all 12 deliveries', () => receiver.received.length === 12, 60_000);
+    await eventually(
+      () => receiver.received.length,
+      (n) => n === 12,
+      { describe: 'all 12 deliveries at the receiver', timeoutMs: 60_000 },
+    );
     const rows = await stack.db('webhook_deliveries').where({ endpoint_id: created.body.id });
     expect(rows.map((r: { status: string }) => r.status)).toEqual(Array(12).fill('delivered'));
     expect(await stack.db('webhook_slots').where({ owner_key: `merchant:${e.mid}` })).toEqual([]);
@@ -147,11 +151,17 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
     stops.push(() => streaming.stop());
     const created = await c.api('POST', '/v1/webhooks', { url: streaming.url, events: ['*'] });
     await outboxEvents(c, 1);
-    const delivered = async () =>
-      (await stack.db('webhook_deliveries').where({ endpoint_id: created.body.id, status: 'delivered' })).length === 1;
     // Well before the 60 s attempt deadline: the body was cut off, not read to the end.
-    await until('the streamed delivery to count as delivered', delivered, 30_000);
-    await until('the receiver to see the connection dropped', () => streaming.closedConnections() === 1);
+    await eventually(
+      () => stack.db('webhook_deliveries').where({ endpoint_id: created.body.id }).select('status', 'attempts'),
+      (rows) => rows.length === 1 && rows[0]?.status === 'delivered',
+      { describe: 'the streamed delivery to count as delivered', timeoutMs: 30_000 },
+    );
+    await eventually(
+      () => streaming.closedConnections(),
+      (n) => n === 1,
+      { describe: 'the streaming receiver to see the connection dropped', timeoutMs: 30_000 },
+    );
     const [attempt] = await stack
       .db('webhook_attempts as a')
       .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { postWebhook } from '../../src/activities/webhook-post';
 import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startReceiver } from '../helpers/https-receiver';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -59,15 +60,16 @@ describe('webhooks to private networks, as production refuses them', () => {
       }),
     });
     expect(evaluated.status).toBe(200);
-    let attempt: { error: string; succeeded: boolean } | undefined;
-    for (let i = 0; i < 100 && !attempt; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      attempt = await stack
-        .db('webhook_attempts as a')
-        .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
-        .where('d.endpoint_id', row.id)
-        .first('a.error', 'a.succeeded');
-    }
+    const attempt = await eventually(
+      (): Promise<{ error: string; succeeded: boolean } | undefined> =>
+        stack
+          .db('webhook_attempts as a')
+          .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+          .where('d.endpoint_id', row.id)
+          .first('a.error', 'a.succeeded'),
+      (a) => a !== undefined,
+      { describe: `a recorded delivery attempt to endpoint ${row.id}` },
+    );
     expect(attempt).toMatchObject({ succeeded: false, error: expect.stringContaining('destination refused') });
     expect(receiver.received).toHaveLength(0);
   });

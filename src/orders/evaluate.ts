@@ -12,6 +12,7 @@ import { cardFingerprints } from '../domain/vault-cipher';
 import type { Answer } from './answer';
 import { commandAnswer } from './commands';
 import type { Acting, OrderDeps } from './deps';
+import { newAttemptOn } from './new-attempt';
 import { CLOSED } from './order-client';
 
 const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
@@ -120,11 +121,12 @@ export async function prepareEvaluate(
       cvvPresent: body.cvvPresent,
       settings,
     };
-    const result = await deps.workflows.evaluate(
-      { merchantId, partnerId: acting.partnerId, isTestMode: deps.environment === 'sandbox' },
-      externalOrderId,
-      input,
-    );
+    const owner = { merchantId, partnerId: acting.partnerId, isTestMode: deps.environment === 'sandbox' };
+    let result = await deps.workflows.evaluate(owner, externalOrderId, input);
+    if (result === CLOSED) {
+      const attempt = await newAttemptOn(db, merchantId, externalOrderId, body.attemptCount);
+      if (attempt) result = await deps.workflows.evaluate(owner, externalOrderId, input, attempt);
+    }
     if (result === CLOSED) return closedOrderEvaluate(deps, merchantId, externalOrderId);
     if (result.kind === 'rescue_unavailable') throw new ApiError('rescue_unavailable');
     return {

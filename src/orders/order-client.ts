@@ -9,7 +9,14 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ApiError } from '../domain/errors';
-import type { EvaluateInput, EvaluateResult, RefundRequest, RefundResult } from '../domain/orders/contracts';
+import type {
+  EvaluateInput,
+  EvaluateResult,
+  OrderResume,
+  OrderWorkflowInput,
+  RefundRequest,
+  RefundResult,
+} from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
 import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids';
 import { evaluateUpdate, orderStartSearchAttributes, orderWorkflow, refundWorkflow } from '../workflows';
@@ -63,15 +70,17 @@ export class OrderClient {
     owner: { merchantId: string; partnerId: string; isTestMode: boolean },
     externalOrderId: string,
     input: EvaluateInput,
+    newAttemptOf?: { orderId: string; orderSessionKey: string; resume: OrderResume },
   ): Promise<EvaluateResult | typeof CLOSED> {
     const workflowId = orderWorkflowId(owner.merchantId, externalOrderId);
-    const startArgs = {
-      orderId: randomUUID(),
-      orderSessionKey: randomUUID(),
+    const startArgs: OrderWorkflowInput = {
+      orderId: newAttemptOf?.orderId ?? randomUUID(),
+      orderSessionKey: newAttemptOf?.orderSessionKey ?? randomUUID(),
       merchantId: owner.merchantId,
       partnerId: owner.partnerId,
       externalOrderId,
       isTestMode: owner.isTestMode,
+      ...(newAttemptOf ? { resume: newAttemptOf.resume } : {}),
     };
     return this.withBusyRetries(() => {
       const start = new WithStartWorkflowOperation(orderWorkflow, {
@@ -79,7 +88,9 @@ export class OrderClient {
         taskQueue: this.taskQueue,
         args: [startArgs],
         workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        // One externalOrderId, one order: a closed order's workflow is never started again, except
+        // for a new attempt on a declined order, which continues that order in a new run.
+        workflowIdReusePolicy: newAttemptOf ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
         typedSearchAttributes: orderStartSearchAttributes({ ...startArgs, flow: input.flow }),
         // What an operator reads in the Temporal UI's list (no personal or card data).
         staticSummary: `${input.flow} order ${externalOrderId}: ${input.amount} ${input.currency} (minor units)`,

@@ -138,6 +138,43 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(order.body).toMatchObject({ status: 2, statusName: 'CANCELLED', outcome: 'EXPIRED' });
       expect(await events(res.body.orderId)).toEqual(['order.expired']);
     });
+
+    it('a declined CIT order evaluated again with a higher attemptCount is a new attempt on the same order', async () => {
+      const first = evaluateBody({
+        attemptCount: 1,
+        paymentMethod: { cardNumber: '4000000000009995', expiryMonth: 12, expiryYear: nextYear }, // 51 every time
+      });
+      const declined = await api('POST', '/v1/evaluate', first);
+      expect(declined.body).toMatchObject({ status: 'DECLINED', orderStatusName: 'Declined' });
+      const orderId = declined.body.orderId;
+
+      // The same attempt again: answered from the order, not charged again.
+      const same = await api('POST', '/v1/evaluate', { ...first, idempotencyKey: randomUUID() });
+      expect(same.body).toMatchObject({ orderId, status: 'DECLINED' });
+      expect((await stack.db('orders').where({ id: orderId }).first()).service_attempts).toBe(1);
+
+      // A first retry with the same card: re-scored and re-charged (a new processor key), declined again.
+      const retry = await api('POST', '/v1/evaluate', { ...first, idempotencyKey: randomUUID(), attemptCount: 2 });
+      expect(retry.body).toMatchObject({ orderId, status: 'DECLINED' });
+      expect((await stack.db('orders').where({ id: orderId }).first()).service_attempts).toBe(2);
+
+      // A second retry with another card: approved, still the same order.
+      const approved = await api('POST', '/v1/evaluate', {
+        ...first,
+        idempotencyKey: randomUUID(),
+        attemptCount: 3,
+        paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: nextYear },
+      });
+      expect(approved.body).toMatchObject({ orderId, status: 'APPROVED', orderStatusName: 'Completed' });
+      const transitions = await stack.db('order_transitions').where({ order_id: orderId }).orderBy('version');
+      // (a status kept is not a transition: the second decline changed the attempts, not the status)
+      expect(transitions.map((t) => `${t.from_status ?? '-'}>${t.to_status}`)).toEqual([
+        '->Declined',
+        'Declined>Completed',
+      ]);
+      expect(await events(orderId)).toEqual(['order.completed']);
+      expect(await stack.db('orders').where({ external_order_id: first.externalOrderId })).toHaveLength(1);
+    });
   });
 
   describe('idempotency', () => {

@@ -14,6 +14,19 @@ export interface OrderWorkflowInput {
   partnerId: string;
   externalOrderId: string;
   isTestMode: boolean;
+  /**
+   * A new attempt on an order that was declined (a further evaluate with a higher attemptCount):
+   * the run continues that order (same orderId) from its read-model version, and its charges
+   * count on from the attempts already made, so the processor sees new idempotency keys.
+   */
+  resume?: OrderResume;
+}
+
+export interface OrderResume {
+  status: OrderStatusName;
+  version: number;
+  serviceAttempts: number;
+  createdAtUtc: string;
 }
 
 /** The first evaluate (and any further one) as the API hands it to the workflow. */

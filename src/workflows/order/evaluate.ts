@@ -24,9 +24,10 @@ function windowEnd(input: EvaluateInput): Date {
 }
 
 function draftOf(order: Order, input: EvaluateInput, at: Date): OrderState {
+  const { resume, ...start } = order.start;
   return {
-    version: 0,
-    ...order.start,
+    version: resume?.version ?? 0,
+    ...start,
     flow: input.flow,
     transactionType: input.transactionType,
     isMIT: input.isMIT,
@@ -42,7 +43,7 @@ function draftOf(order: Order, input: EvaluateInput, at: Date): OrderState {
     senseKey: input.senseKey,
     responseCode: input.responseCode,
     attemptCount: input.attemptCount,
-    serviceAttempts: 0,
+    serviceAttempts: resume?.serviceAttempts ?? 0,
     declinedAtUtc: input.declinedAtUtc,
     windowEndsAtUtc: input.flow === 'CIT' ? null : windowEnd(input).toISOString(),
     captureBeforeUtc: null,
@@ -51,7 +52,7 @@ function draftOf(order: Order, input: EvaluateInput, at: Date): OrderState {
     score: null,
     reasons: [],
     deviceSignalsUsed: false,
-    createdAtUtc: at.toISOString(),
+    createdAtUtc: resume?.createdAtUtc ?? at.toISOString(),
     updatedAtUtc: at.toISOString(),
     completedAtUtc: null,
     cancelledAtUtc: null,

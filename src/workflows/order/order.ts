@@ -96,15 +96,17 @@ export class Order {
    */
   async commit(changes: Partial<OrderState>, reason: string, events: EventToRecord[] = []): Promise<void> {
     const base = this.state;
-    const from = this.current ? base.status : null;
+    // A run's first decision moves from Draft; a new attempt's records the status it resumed.
+    const from = this.current ? base.status : (this.start.resume?.status ?? null);
     const next: OrderState = {
       ...base,
       ...changes,
       version: base.version + 1,
       updatedAtUtc: new Date().toISOString(),
     };
-    if (!canMove(from ?? 'Draft', next.status))
-      throw wf.ApplicationFailure.nonRetryable(`order cannot move from ${from ?? 'Draft'} to ${next.status}`);
+    const decidedFrom = this.current ? base.status : 'Draft';
+    if (!canMove(decidedFrom, next.status))
+      throw wf.ApplicationFailure.nonRetryable(`order cannot move from ${decidedFrom} to ${next.status}`);
     await store.persistOrder({
       state: next,
       transition: from === next.status ? null : { from, to: next.status, reason },

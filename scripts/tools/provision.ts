@@ -1,11 +1,20 @@
 import { ensureTemporalCli } from './temporal-cli';
+import { ensureTemporalServer, ensureTemporalSqlTool, ensureTemporalUiServer } from './temporal-server';
 import { ensureTemporalTestServer } from './temporal-test-server';
 
-/** `npm run tools`: builds or finds every tool the project needs, and says where each is. */
+/**
+ * `npm run tools`: builds or finds every tool the project needs, and says where each is. Cached
+ * tools are found in milliseconds; only a missing one is built (docs/local-cluster.md for the
+ * server, SQL tool and UI server of the local cluster).
+ */
 async function main(): Promise<void> {
   const cli = await ensureTemporalCli();
   const testServer = await ensureTemporalTestServer();
-  if (!cli || !testServer) process.exitCode = 1;
+  const server = await ensureTemporalServer();
+  const sqlTool = await ensureTemporalSqlTool();
+  // The cluster runs without its Web UI when this one cannot be built (docs/local-cluster.md).
+  await ensureTemporalUiServer();
+  if (!cli || !testServer || !server || !sqlTool) process.exitCode = 1;
 }
 
 main().catch((err: unknown) => {

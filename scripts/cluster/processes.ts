@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export type ServiceKind = 'worker' | 'api';
+
+const ENTRY: Record<ServiceKind, { file: string; ready: string }> = {
+  // The standalone entries production runs (docker/, deploy/): each logs one line once serving.
+  worker: { file: 'src/worker.ts', ready: '"worker running"' },
+  api: { file: 'src/api/server.ts', ready: '"API listening"' },
+};
+
+export interface ManagedProcessOptions {
+  kind: ServiceKind;
+  /** e.g. `worker-1`: names its log file and its lines in the launcher's output. */
+  name: string;
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  /** Restart it (after 1 s, then backing off to 10 s) when it dies without being asked to. */
+  autoRestart?: boolean;
+  say?: (line: string) => void;
+  startTimeoutMs?: number;
+}
+
+/**
+ * One API or worker process (`node --import tsx <entry>`), as a supervisor (Kubernetes, systemd)
+ * would run it: `start` resolves once it logs that it serves, `kill` sends a signal and waits for
+ * the exit, `stop` is a graceful SIGTERM (SIGKILL after 30 s).
+ */
+export class ManagedProcess {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private backoffMs = 1_000;
+  private readonly log: WriteStream;
+  starts = 0;
+
+  constructor(private readonly opts: ManagedProcessOptions) {
+    this.log = createWriteStream(opts.logFile, { flags: 'a' });
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.exitCode === null && this.child.signalCode === null ? this.child.pid : undefined;
+  }
+
+  async start(): Promise<void> {
+    this.stopping = false;
+    const entry = ENTRY[this.opts.kind];
+    const child = spawn(process.execPath, ['--import', 'tsx', entry.file], {
+      cwd: ROOT,
+      env: this.opts.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.starts += 1;
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    child.stderr?.pipe(this.log, { end: false });
+    const timeoutMs = this.opts.startTimeoutMs ?? 120_000;
+    await new Promise<void>((resolve, reject) => {
+      let seen = '';
+      const timer = setTimeout(() => {
+        reject(new Error(`${this.name} did not start within ${timeoutMs} ms; see ${this.opts.logFile}`));
+      }, timeoutMs);
+      const onData = (d: Buffer) => {
+        this.log.write(d);
+        seen = (seen + String(d)).slice(-4096);
+        if (seen.includes(entry.ready)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`${this.name} exited at start (${signal ?? code}); see ${this.opts.logFile}`));
+      });
+    });
+    this.backoffMs = 1_000;
+    child.once('exit', (code, signal) => {
+      if (this.stopping || this.child !== child) return;
+      this.opts.say?.(`${this.name} (pid ${child.pid}) exited (${signal ?? code})`);
+      if (this.opts.autoRestart) this.restartLater();
+    });
+  }
+
+  private restartLater(): void {
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, 10_000);
+    setTimeout(() => {
+      if (this.stopping) return;
+      this.start().then(
+        () => this.opts.say?.(`${this.name} restarted (pid ${this.pid})`),
+        (err: unknown) => {
+          this.opts.say?.(`${this.name}: ${err instanceof Error ? err.message : String(err)}`);
+          if (!this.stopping) this.restartLater();
+        },
+      );
+    }, delay).unref();
+  }
+
+  /** Sends `signal` (SIGKILL: no drain) and waits for the exit. No automatic restart follows. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await this.exited;
+  }
+
+  /** Graceful: SIGTERM (the API drains its requests, the worker its tasks), SIGKILL after 30 s. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    await new Promise((r) => this.log.end(r));
+  }
+}

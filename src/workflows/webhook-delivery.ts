@@ -15,11 +15,14 @@ export interface WebhookDeliveryInput {
 export const slotFreedSignal = wf.defineSignal('webhookSlotFreed');
 
 /**
- * A delivery waiting for a slot also asks again on its own after this long (plus up to 30 s of
- * jitter), in case a wake-up was lost: a worker that died holding a slot sends none, its slot just
- * expires.
+ * A delivery waiting for a slot also asks again on its own, in case a wake-up was lost (a worker
+ * that died holding a slot sends none, its slot just expires; an attempt whose result was lost
+ * took its picked waiters with it): first after 5 s, doubling up to 2 minutes, each with up to 20%
+ * jitter. In a burst a lost wake-up then costs seconds, not minutes; a long wait (a neighbour's
+ * hanging endpoints) costs one cheap check every 2 minutes.
  */
-const SLOT_RECHECK_MS = 2 * 60_000;
+const SLOT_RECHECK_FIRST_MS = 5_000;
+const SLOT_RECHECK_MAX_MS = 2 * 60_000;
 
 // An attempt's HTTP failure is a result, not an error; only infrastructure errors are retried here.
 // An ordinary activity on the webhook task queue (its own worker and slots, apart from the order
@@ -64,7 +67,7 @@ export async function webhookDeliveryWorkflow(
     attempt += 1;
     const next = DELIVERY_OFFSETS_MS[i + 1];
     let result: AttemptResult;
-    for (;;) {
+    for (let recheck = SLOT_RECHECK_FIRST_MS; ; recheck = Math.min(recheck * 2, SLOT_RECHECK_MAX_MS)) {
       slotFreed = false; // a signal from now on means "a slot was freed after this request"
       result = await attemptDelivery({
         deliveryId: input.deliveryId,
@@ -76,7 +79,7 @@ export async function webhookDeliveryWorkflow(
       });
       await wakeWaiters(result.wake ?? []);
       if (result.outcome !== 'busy') break;
-      await wf.condition(() => slotFreed, SLOT_RECHECK_MS + Math.floor(Math.random() * 30_000));
+      await wf.condition(() => slotFreed, recheck + Math.floor(Math.random() * recheck * 0.2));
     }
     if (result.outcome !== 'failed') return { outcome: result.outcome, attempts: attempt };
   }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { rescueWindowWorkflow } from '../../src/workflows';
+import { eventually } from '../helpers/eventually';
 import { accessToken } from '../helpers/fixtures';
 import { freePort } from '../helpers/ports';
 
@@ -36,10 +37,13 @@ function survivors(pids: number[]): string[] {
   });
 }
 
-/** Waits up to 10 s for every process of the tree to be gone; returns those that are not. */
-async function leftAfterStop(pids: number[]): Promise<string[]> {
-  for (let i = 0; i < 40 && survivors(pids).length; i++) await new Promise((r) => setTimeout(r, 250));
-  return survivors(pids);
+/** Waits up to 10 s for every process of the tree to be gone; fails listing those that are not. */
+async function allGone(pids: number[], what: string): Promise<void> {
+  await eventually(
+    () => survivors(pids),
+    (left) => left.length === 0,
+    { describe: `every process of ${what} to exit (last value: the survivors)`, timeoutMs: 10_000, intervalMs: 250 },
+  );
 }
 
 interface Running {
@@ -61,15 +65,17 @@ function npmStart(env: NodeJS.ProcessEnv): Running {
   return { child, output, exited };
 }
 
+/** The first 200 from `url`; fails at once if npm start exits, and with its output if none comes in time. */
 async function waitForHealth(url: string, running: Running, timeoutMs = 90_000): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (running.child.exitCode !== null) throw new Error(`npm start exited early:\n${running.output.join('')}`);
-    const res = await fetch(url).catch(() => undefined);
-    if (res?.status === 200) return res;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`no healthy answer from ${url}:\n${running.output.join('')}`);
+  const res = await eventually(
+    async () => {
+      if (running.child.exitCode !== null) throw new Error(`npm start exited early:\n${running.output.join('')}`);
+      return fetch(url).catch((err: Error) => err); // not listening yet: ask again
+    },
+    (answer) => answer instanceof Response && answer.status === 200,
+    { describe: () => `a 200 from ${url}; npm start said:\n${running.output.join('')}`, timeoutMs, intervalMs: 300 },
+  );
+  return res as Response;
 }
 
 describe('npm start: the whole stack from one command', () => {
@@ -138,7 +144,7 @@ describe('npm start: the whole stack from one command', () => {
     expect(firstTree.length).toBeGreaterThanOrEqual(3); // npm, node, postgres, temporal at least
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
-    expect(await leftAfterStop(firstTree)).toEqual([]);
+    await allGone(firstTree, 'the first npm start');
 
     const second = npmStart(env);
     await waitForHealth(`${api}/v1/health`, second);
@@ -152,6 +158,6 @@ describe('npm start: the whole stack from one command', () => {
     const secondTree = [second.child.pid as number, ...descendants(second.child.pid as number)];
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
-    expect(await leftAfterStop(secondTree)).toEqual([]);
+    await allGone(secondTree, 'the second npm start');
   });
 });

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { WIDGET_LIMITS } from '../../src/domain/widget-signals';
 import { launchChromium } from '../helpers/chromium';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { type MerchantSite, startMerchantSite } from '../helpers/merchant-site';
 import { startTestStack, type TestStack } from '../helpers/stack';
-import { snippetPage } from '../helpers/widget-page';
+import { networkBarrier, snippetPage } from '../helpers/widget-page';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -93,12 +95,13 @@ describe('the fc widget interface in Chromium', () => {
     await page.waitForFunction(() => (window as unknown as FcWindow).fc.isStarted === true);
     const other = randomUUID();
     expect(await fc(page, `fc('init', '${other}', '${other}')`)).toBeUndefined();
-    await page.waitForTimeout(500);
+    await networkBarrier(page, shop.origin); // a config fetch from that init would be reported by now
     expect(await fc(page, '[fc.mid, fc.siteId, fc.isStarted]')).toEqual([mid, siteId, true]);
     expect(configRequests).toEqual([`${stack.baseUrl}/v1/widget/${mid}/${siteId}/config`]);
   });
 
   it('aborts initialization without a MID: not started, no network call, setOrderId does nothing', async () => {
+    await context.clock.install(); // the page's timers run when the test says
     const page = await context.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -107,7 +110,14 @@ describe('the fc widget interface in Chromium', () => {
       if (message.type() === 'warning') warnings.push(message.text());
     });
     await open({ page, calls: `fc('init', '', '${siteId}'); fc('init');` });
-    await page.waitForTimeout(2500); // longer than the flush interval
+    await eventually(
+      () => warnings,
+      (w) => w.some((text) => text.includes('MID')),
+      { describe: 'the console warning that init needs the MID' },
+    );
+    // Past a flush interval (and then some): a started widget would have sent a batch by now.
+    await page.clock.runFor(WIDGET_LIMITS.flushIntervalMs * 2);
+    await networkBarrier(page, shop.origin);
     expect(await fc(page, '[fc.isStarted, fc.mid, fc.setOrderId({ externalOrderId: "x" })]')).toEqual([
       false,
       null,
@@ -117,7 +127,6 @@ describe('the fc widget interface in Chromium', () => {
     expect(key).toMatch(UUID);
     const toService = requests.filter((url) => url.startsWith(stack.baseUrl));
     expect(toService).toEqual([widgetUrl()]); // the script itself, nothing else
-    expect(warnings.some((w) => w.includes('MID'))).toBe(true);
     expect(await stack.db('sense_sessions').where({ sense_key: key })).toEqual([]);
   });
 

@@ -1,10 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { WIDGET_LIMITS } from '../../src/domain/widget-signals';
 import { launchChromium } from '../helpers/chromium';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { type MerchantSite, startMerchantSite } from '../helpers/merchant-site';
 import { startTestStack, type TestStack } from '../helpers/stack';
-import { eventually, snippetPage, storedSession, storedSignals } from '../helpers/widget-page';
+import { networkBarrier, snippetPage, storedSession, storedSignals } from '../helpers/widget-page';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const nextYear = new Date().getUTCFullYear() + 1;
@@ -104,6 +106,7 @@ describe('the fc widget collecting signals in Chromium', () => {
         ['fingerprint', 'email', 'form', 'route'].every((k) => s.some((x) => x.kind === k)) &&
         typed(s) &&
         s.some((x) => x.kind === 'form' && filledName(x.data.fields)),
+      { describe: `fingerprint, typed interactions, email, the filled form and route under ${senseKey}` },
     );
     expect(new Set(signals.map((s) => s.kind))).toEqual(
       new Set(['fingerprint', 'interactions', 'email', 'form', 'route']),
@@ -147,6 +150,7 @@ describe('the fc widget collecting signals in Chromium', () => {
     const otherSession = await eventually(
       () => storedSession(stack.db, otherKey),
       (s) => Boolean(s?.fingerprint),
+      { describe: `a session with a fingerprint under ${otherKey}` },
     );
     expect(otherSession.fingerprint).toBe(session.fingerprint);
   });
@@ -166,11 +170,13 @@ describe('the fc widget collecting signals in Chromium', () => {
     await eventually(
       () => kinds(senseKey),
       (k) => k.includes('route'),
+      { describe: `the load route signal under ${senseKey}` },
     );
     await page.click('#go');
     const afterPush = await eventually(
       () => storedSignals(stack.db, senseKey),
       (s) => s.some((x) => x.kind === 'email') && s.some((x) => x.kind === 'form'),
+      { describe: 'the email and form signals collected after pushState' },
     );
     const routes = () => afterPush.filter((s) => s.kind === 'route').map((s) => s.data);
     expect(routes()).toEqual([
@@ -190,6 +196,7 @@ describe('the fc widget collecting signals in Chromium', () => {
     const all = await eventually(
       () => storedSignals(stack.db, senseKey),
       (s) => s.filter((x) => x.kind === 'route').length >= 4,
+      { describe: 'four route signals: load, pushState, replaceState, popstate' },
     );
     expect(all.filter((s) => s.kind === 'route').map((s) => [s.data.path, s.data.trigger])).toEqual([
       ['/spa', 'load'],
@@ -203,6 +210,11 @@ describe('the fc widget collecting signals in Chromium', () => {
 
   it('refuses a page whose origin the site does not allow: no configuration, nothing stored', async () => {
     const logsFrom = stack.logs.lines.length;
+    await context.clock.install(); // the page's timers run when the test says
+    let signalPosts = 0;
+    context.on('request', (r) => {
+      if (r.url().endsWith(`/v1/widget/${mid}/${siteId}/signals`)) signalPosts += 1;
+    });
     const page = await open(foreign, `/checkout-${randomUUID()}`, CHECKOUT_FORM);
     const senseKey = await fc<string>(page, "fc.setOrderId({ externalOrderId: 'foreign-order' })");
     await page.fill('#email', 'someone@example.com');
@@ -226,16 +238,26 @@ describe('the fc widget collecting signals in Chromium', () => {
       { url: signalsUrl, body: batch },
     );
     expect(attempts).toEqual({ beaconQueued: true, fetch: 'blocked' });
-    await page.waitForTimeout(2500);
+    // Past a flush interval (and then some): a widget that had started would have sent a batch.
+    await page.clock.runFor(WIDGET_LIMITS.flushIntervalMs * 2);
+    await networkBarrier(page, foreign.origin);
+    expect(signalPosts).toBe(2); // the page's own beacon and fetch, nothing from the widget
+    // The service has answered the config request and both signal posts.
+    const widgetRequests = () =>
+      stack.logs.lines
+        .slice(logsFrom)
+        .map((line) => JSON.parse(line) as { path?: string; status?: number })
+        .filter((l) => l.path?.startsWith(`/v1/widget/${mid}/${siteId}/`) && l.status !== undefined);
+    const refused = await eventually(
+      widgetRequests,
+      (r) => r.some((l) => l.path?.endsWith('/config')) && r.filter((l) => l.path?.endsWith('/signals')).length === 2,
+      { describe: 'the access log lines of the config request and of the beacon and fetch of signals' },
+    );
+    expect(refused.some((l) => l.path?.endsWith('/config') && l.status === 403)).toBe(true);
+    expect(refused.filter((l) => l.path?.endsWith('/signals') && l.status === 403)).toHaveLength(2);
+    expect(refused.map((l) => l.status)).toEqual(refused.map(() => 403));
     expect(await storedSession(stack.db, senseKey)).toBeUndefined();
     expect(await storedSignals(stack.db, senseKey)).toEqual([]);
-    const refused = stack.logs.lines
-      .slice(logsFrom)
-      .map((line) => JSON.parse(line) as { path?: string; status?: number })
-      .filter((l) => l.path?.startsWith(`/v1/widget/${mid}/${siteId}/`));
-    expect(refused.some((l) => l.path?.endsWith('/config') && l.status === 403)).toBe(true);
-    expect(refused.some((l) => l.path?.endsWith('/signals') && l.status === 403)).toBe(true);
-    expect(refused.map((l) => l.status)).toEqual(refused.map(() => 403));
   });
 
   it('an evaluate with the page senseKey uses the device signals; one with a stale senseKey does not', async () => {
@@ -258,8 +280,9 @@ describe('the fc widget collecting signals in Chromium', () => {
       await eventually(
         () => storedSession(stack.db, senseKey),
         (s) => s?.external_order_id === externalOrderId && Boolean(s.fingerprint),
+        { describe: `the session ${senseKey} bound to ${externalOrderId}, with its fingerprint` },
       );
-      return { senseKey, externalOrderId };
+      return { page, senseKey, externalOrderId };
     };
 
     const fresh = await checkout(context);
@@ -268,24 +291,40 @@ describe('the fc widget collecting signals in Chromium', () => {
     expect(used.reasons).toContain('device_signals:+10');
 
     const otherTab = await browser.newContext({ ignoreHTTPSErrors: true });
-    const stale = await checkout(otherTab);
-    await otherTab.close();
-    // Let the closing page's last beacon land, then make the session 31 minutes old.
-    await eventually(
-      async () => {
-        const before = (await storedSession(stack.db, stale.senseKey)).signal_count;
-        await new Promise((r) => setTimeout(r, 700));
-        return before === (await storedSession(stack.db, stale.senseKey)).signal_count;
-      },
-      (quiet) => quiet,
-    );
-    await stack
-      .db('sense_sessions')
-      .where({ sense_key: stale.senseKey })
-      .update({ last_seen_at: stack.db.raw("now() - interval '31 minutes'") });
-    const unused = await evaluate(stale.senseKey, stale.externalOrderId);
-    expect(unused.deviceSignalsUsed).toBe(false);
-    expect(unused.reasons).toContain('no_device_signals:0');
-    expect(used.score - unused.score).toBe(10);
+    try {
+      // Every signals post of this tab, and how many the service has answered.
+      const posts = { sent: 0, answered: 0 };
+      const isSignals = (url: string) => url.endsWith(`/v1/widget/${mid}/${siteId}/signals`);
+      otherTab.on('request', (r) => {
+        if (isSignals(r.url())) posts.sent += 1;
+      });
+      const answered = (r: Request) => {
+        if (isSignals(r.url())) posts.answered += 1;
+      };
+      otherTab.on('requestfinished', answered);
+      otherTab.on('requestfailed', answered);
+      await otherTab.clock.install();
+      const stale = await checkout(otherTab);
+      // Stop the tab's clock, so no flush interval fires again; the tab stays open (closing it would
+      // send a last beacon on pagehide). Then wait until every post it made has been answered: the
+      // session cannot be refreshed behind the test's back once it is made 31 minutes old.
+      await stale.page.clock.pauseAt(Date.now() + WIDGET_LIMITS.flushIntervalMs);
+      await networkBarrier(stale.page, shop.origin);
+      await eventually(
+        () => ({ ...posts }),
+        (p) => p.sent > 0 && p.answered === p.sent,
+        { describe: 'every signals post of the stale tab to be answered' },
+      );
+      await stack
+        .db('sense_sessions')
+        .where({ sense_key: stale.senseKey })
+        .update({ last_seen_at: stack.db.raw("now() - interval '31 minutes'") });
+      const unused = await evaluate(stale.senseKey, stale.externalOrderId);
+      expect(unused.deviceSignalsUsed).toBe(false);
+      expect(unused.reasons).toContain('no_device_signals:0');
+      expect(used.score - unused.score).toBe(10);
+    } finally {
+      await otherTab.close();
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
 import type { Db } from '../../src/db/knex';
 
 /**
@@ -30,14 +32,25 @@ ${options.body ?? '<h1>Checkout</h1>'}
 </html>`;
 }
 
-/** Polls until `ok` holds (or the time is up, returning the last value for the assertion to show). */
-export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+/**
+ * A barrier on the page's network: the page requests a unique URL on `origin` and this resolves
+ * once Playwright reports that request. Requests the page started before it (a config fetch, a
+ * beacon) have been reported to `page.on('request')` listeners by then, so a test can assert
+ * that something was never requested without sleeping.
+ */
+export async function networkBarrier(page: Page, origin: string): Promise<void> {
+  const url = `${origin}/barrier-${randomUUID()}`;
+  await Promise.all([
+    page.waitForRequest(url),
+    page.evaluate(
+      (u) =>
+        fetch(u, { cache: 'no-store' }).then(
+          () => undefined,
+          () => undefined,
+        ),
+      url,
+    ),
+  ]);
 }
 
 export interface StoredSignal {

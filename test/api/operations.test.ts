@@ -11,6 +11,7 @@ import { connectTemporalClient, waitForTemporal } from '../../src/temporal/conne
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { startWorkerWithRelay } from '../../src/worker';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { eventually } from '../helpers/eventually';
 import { capturedLogger } from '../helpers/log-capture';
 import { freePort } from '../helpers/ports';
 import { sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
@@ -37,19 +38,13 @@ let base: string;
 let taskQueue: string;
 const logs = capturedLogger();
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+/** Until `check` answers (a failing probe, e.g. a port not yet listening, counts as no answer). */
+function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  return eventually(
+    () => check().catch(() => undefined),
+    (value: T | undefined): value is T => value !== undefined,
+    { describe: what, timeoutMs },
+  ) as Promise<T>;
 }
 
 async function readiness(): Promise<{ status: number; body: Record<string, unknown> }> {

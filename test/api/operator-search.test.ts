@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -29,16 +30,13 @@ describe('operators find orders by the ids merchants quote', () => {
     return found;
   }
 
-  /** Visibility is eventually consistent: ask until it answers what the order says (10 s at most). */
-  async function listUntil(query: string, count: number) {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const found = await list(query);
-      if (found.length === count) return found;
-      if (Date.now() > deadline) throw new Error(`${query}: ${found.length} workflows, expected ${count}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  /** Visibility is eventually consistent: ask until it answers what the order says. */
+  const listUntil = (query: string, count: number) =>
+    eventually(
+      () => list(query),
+      (found) => found.length === count,
+      { describe: `${count} workflow(s) for ${query}`, timeoutMs: 10_000 },
+    );
 
   it('by FcOrderId and FcConfirmationId; FcLifecycle settled once completed; a static summary', async () => {
     const externalOrderId = `shop-${randomUUID()}`;

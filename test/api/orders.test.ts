@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { listOrderEvents } from '../../src/db/repositories/events';
 import { callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -37,14 +38,8 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
     ...overrides,
   });
   const events = async (orderId: string) => (await listOrderEvents(stack.db, orderId)).map((e) => e.name);
-  const until = async <T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await probe();
-      if (ok(value) || Date.now() > deadline) return value;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const until = <T>(probe: () => Promise<T>, ok: (v: T) => boolean) =>
+    eventually(probe, ok, { describe: 'the order to reach the awaited state' });
 
   describe('POST /v1/evaluate', () => {
     it('CIT approves: orderId, orderSessionKey, APPROVED; the order is Completed with order.completed', async () => {
@@ -382,7 +377,12 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       const late = syncBody(2);
       const rescued = await api('POST', '/v1/evaluate', late, syncToken);
       expect(rescued.body.outcome).toBe('CAPTUREREQUIRED');
-      await new Promise((r) => setTimeout(r, 3000));
+      // The cutoff is a moment on the clock: wait until it has passed, then ask again.
+      await eventually(
+        async () => Date.now(),
+        (now) => now > Date.parse(String((late as Record<string, unknown>).expiryDateUtc)),
+        { describe: 'the Sync MIT window to close', timeoutMs: 10_000 },
+      );
       const tooLate = await api('POST', '/v1/evaluate', { ...late, idempotencyKey: randomUUID() }, syncToken);
       expect(tooLate.body).toMatchObject({
         orderId: rescued.body.orderId,

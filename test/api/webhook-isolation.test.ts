@@ -133,7 +133,6 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
     stops.push(() => receiver.stop());
     const created = await e.api('POST', '/v1/webhooks', { url: receiver.url, events: ['*'] });
     await outboxEvents(e, 12); // 12 deliveries to one endpoint, 2 at a time
-    // Well inside the 2-minute re-check: only the wake-up signals can deliver them this soon.
     await eventually(
       () => receiver.received.length,
       (n) => n === 12,
@@ -141,6 +140,16 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
     );
     const rows = await stack.db('webhook_deliveries').where({ endpoint_id: created.body.id });
     expect(rows.map((r: { status: string }) => r.status)).toEqual(Array(12).fill('delivered'));
+    // Woken by the deliveries that freed slots (the webhookSlotFreed signal), not only by re-checks.
+    const signalled = await Promise.all(
+      rows.map(async (r: { id: string }) => {
+        const history = await stack.client.workflow.getHandle(`webhook-delivery:${r.id}`).fetchHistory();
+        return (history.events ?? []).some(
+          (ev) => ev.workflowExecutionSignaledEventAttributes?.signalName === 'webhookSlotFreed',
+        );
+      }),
+    );
+    expect(signalled.filter(Boolean).length).toBeGreaterThan(0);
     expect(await stack.db('webhook_slots').where({ owner_key: `merchant:${e.mid}` })).toEqual([]);
     expect(await stack.db('webhook_slot_waiters').where({ owner_key: `merchant:${e.mid}` })).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { type Received, startReceiver } from '../helpers/https-receiver';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -35,16 +36,12 @@ describe('a real delivery verified in every merchant language', () => {
       transaction: { amount: 1500, currency: 'USD', responseCode: '51' },
       paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 },
     });
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const found = receiver.received.find((r) => JSON.parse(r.body).OrderId === order.orderId);
-      if (found) {
-        delivered = found;
-        break;
-      }
-      if (Date.now() > deadline) throw new Error(`no order.completed for ${order.orderId} within 20 s`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const wanted = (r: { body: string }) => JSON.parse(r.body).OrderId === order.orderId;
+    delivered = await eventually(
+      async () => receiver.received.filter(wanted),
+      (found) => found.length > 0,
+      { describe: `the order.completed of ${order.orderId} at the receiver`, timeoutMs: 20_000 },
+    ).then(([first]) => first as (typeof receiver.received)[number]);
     ({ prepared: verifiers, cleanup } = await prepared);
   }, 120_000);
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
@@ -286,12 +286,19 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ports = clusterPorts(opts.frontendPort);
   const address = `127.0.0.1:${ports.frontend}`;
+  // The namespace registration gives up as soon as the server has exited.
+  const gone = { exited: false };
+  void exited.then(() => {
+    gone.exited = true;
+  });
   try {
     await Promise.race([
-      registerNamespace(address, opts.namespace, opts.retentionDays ?? 3, 120_000),
-      exited.then(() => {
+      registerNamespace(address, opts.namespace, opts.retentionDays ?? 3, 120_000, gone),
+      exited.then(async () => {
+        await new Promise((r) => log.end(r));
+        const tail = (await readFile(logFile, 'utf8').catch(() => '')).trim().split('\n').slice(-5).join('\n');
         throw new Error(
-          `the Temporal server exited at start (a port from ${opts.frontendPort} in use?); see ${logFile}`,
+          `the Temporal server exited at start (a port from ${opts.frontendPort} in use?); ${logFile} ends:\n${tail}`,
         );
       }),
     ]);
@@ -310,8 +317,10 @@ async function registerNamespace(
   namespace: string,
   retentionDays: number,
   timeoutMs: number,
+  gone: { exited: boolean },
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const giveUp = () => Date.now() > deadline || gone.exited;
   let connection: Connection | undefined;
   while (!connection) {
     try {
@@ -320,7 +329,7 @@ async function registerNamespace(
     } catch (err) {
       await connection?.close().catch(() => {});
       connection = undefined;
-      if (Date.now() > deadline) throw err;
+      if (giveUp()) throw err;
       await new Promise((r) => setTimeout(r, 500));
     }
   }
@@ -334,7 +343,7 @@ async function registerNamespace(
         break;
       } catch (err) {
         if ((err as { code?: number }).code === ALREADY_EXISTS) break;
-        if (Date.now() > deadline) throw err;
+        if (giveUp()) throw err;
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -344,7 +353,7 @@ async function registerNamespace(
         await connection.workflowService.listWorkflowExecutions({ namespace, pageSize: 1 });
         return;
       } catch (err) {
-        if (Date.now() > deadline) throw err;
+        if (giveUp()) throw err;
         await new Promise((r) => setTimeout(r, 250));
       }
     }

@@ -66,7 +66,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       IsResent: isResent,
     };
     const endpoint = (await db('webhook_endpoints').where({ id: row.endpoint_id }).first()) as EndpointRow;
-    return { envelope, endpoint };
+    return { envelope, endpoint, testEvent: row.is_test_event === true };
   }
 
   /** The endpoint failed at `at`: start or continue its streak; mail once past the alert threshold, disable past the other. */
@@ -130,7 +130,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const loaded = await envelopeFor(input.deliveryId, input.isResent);
       // The relay creates the row before it starts this workflow: a missing row is not a reason to give up.
       if (!loaded) throw new Error(`delivery ${input.deliveryId} not found (yet)`);
-      const { envelope, endpoint } = loaded;
+      const { envelope, endpoint, testEvent } = loaded;
       const slot = {
         holder: input.holder,
         endpointId: endpoint.id,
@@ -152,7 +152,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       let result: AttemptResult;
       let wake: string[] = [];
       try {
-        result = await attemptWithSlot(input, envelope, endpoint);
+        result = await attemptWithSlot(input, envelope, endpoint, testEvent);
       } finally {
         // On success and on error alike; if even this fails, the slot expires by itself.
         wake = await releaseDeliverySlot(db, slot).catch((err: unknown) => {
@@ -168,16 +168,21 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     input: AttemptInput,
     envelope: WebhookEnvelope,
     endpoint: EndpointRow,
+    testEvent = false,
   ): Promise<AttemptResult> {
     const body = JSON.stringify(envelope);
     const url = new URL(endpoint.url);
+    const signedAt = new Date();
     const headers = signWebhook({
       body,
-      secretBase64: signingSecretOf(endpoint, deps.vaultKeys),
+      // During a rotation, the old secret until the new one's activatesAt, then the new (docs/webhooks.md).
+      secretBase64: signingSecretOf(endpoint, deps.vaultKeys, signedAt),
       host: url.host, // with its port where not the scheme's default, as URL.host gives it
       nonce: randomUUID(),
-      date: new Date().toUTCString(),
+      date: signedAt.toUTCString(),
     });
+    // A test event (POST /v1/webhooks/{id}/test): the envelope is the interface's, so a header says so.
+    if (testEvent) headers['x-fc-test'] = 'true';
     const startedAt = new Date(input.at); // workflow time: the log shows the schedule as run
     const started = Date.now();
     let statusCode: number | null = null;

@@ -9,36 +9,74 @@ import { derivedUuid } from '../../domain/ids';
 import { webhookDeliveryWorkflow } from '../../workflows';
 import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
+import { addWebhookTestEventRoute } from './webhook-test-event';
 import { endpointOwner } from './webhooks';
 
-const listQuery = z.object({
-  since: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).optional(),
+/** Cursors of GET /v1/events are opaque: `evc_` plus Base64url of the last event's position. */
+const CURSOR_PREFIX = 'evc_';
+
+export function eventCursor(sequence: number | string): string {
+  return `${CURSOR_PREFIX}${Buffer.from(`v1:${sequence}`, 'utf8').toString('base64url')}`;
+}
+
+/** The position a cursor names, or undefined when it is not one of ours. */
+export function cursorPosition(cursor: string): string | undefined {
+  if (!cursor.startsWith(CURSOR_PREFIX)) return undefined;
+  const m = /^v1:(\d{1,18})$/.exec(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8'));
+  return m?.[1];
+}
+
+const cursor = z
+  .string()
+  .max(100)
+  .refine((v) => cursorPosition(v) !== undefined, 'must be a nextCursor from this API');
+const isoTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp or a nextCursor' });
+
+/**
+ * Query of GET /v1/events: `since` (an ISO 8601 instant, as before, or a cursor), `starting_after`
+ * (a cursor: events after the one it names), `limit` (1 to 500, 100 by default).
+ */
+export const listQuery = z.object({
+  since: z.union([isoTime, cursor]).optional(),
+  starting_after: cursor.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
 /**
- * GET /v1/events?since=...: the owner's events, oldest first, to catch up after an outage.
+ * GET /v1/events: the owner's events, oldest first, to catch up after an outage or to follow them
+ * (scripts/listen.ts). Cursor paging: pass `nextCursor` back as `starting_after` (or `since`);
+ * every event then comes exactly once. `next` (an instant, events at it repeat) stays for callers
+ * of the first version.
  * POST /v1/events/{eventId}/resend: delivers an event again to the owner's subscribed endpoints,
  * every attempt with IsResent true and the delivery's unchanged IdempotencyKey.
+ * POST /v1/webhooks/{id}/test (webhook-test-event.ts) also needs the Temporal client, so it lives here.
  */
 export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string }): Router {
   const router = new Router();
 
   // A merchant's events, or a partner's own (application events, whose Mid appears on conversion).
+  // Test events (POST /v1/webhooks/{id}/test) are never listed.
   const ownedEvents = (owner: ReturnType<typeof endpointOwner>) => {
-    const q = deps.db('events').where({ partner_id: owner.partnerId });
+    const q = deps.db('events').where({ partner_id: owner.partnerId, is_test_event: false });
     return owner.merchantId
       ? q.andWhere({ merchant_id: owner.merchantId }).andWhereNot('name', 'like', 'application.%')
       : q.andWhere('name', 'like', 'application.%');
   };
 
   router.get('/v1/events', async (ctx) => {
-    const { since, limit } = parseInput(listQuery, ctx.query);
+    const { since, starting_after: startingAfter, limit } = parseInput(listQuery, ctx.query);
     const q = ownedEvents(endpointOwner(principalOf(ctx.state)))
       .orderBy('sequence', 'asc')
-      .limit(limit);
-    if (since) q.andWhere('occurred_at', '>=', since);
-    const rows = await q;
+      .limit(limit + 1);
+    const sinceCursor = since === undefined ? undefined : cursorPosition(since);
+    if (since && sinceCursor === undefined) q.andWhere('occurred_at', '>=', since);
+    for (const after of [sinceCursor, startingAfter && cursorPosition(startingAfter)]) {
+      if (after !== undefined) q.andWhere('sequence', '>', after);
+    }
+    const fetched = await q;
+    const hasMore = fetched.length > limit;
+    const rows = fetched.slice(0, limit);
+    const last = rows[rows.length - 1];
     ctx.body = {
       data: rows.map((e) => ({
         EventId: e.id,
@@ -53,7 +91,10 @@ export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string })
         IsTestMode: e.is_test_mode,
       })),
       // Pass the last TimeStamp back as `since` for the next page (events at that instant repeat: de-duplicate by EventId).
-      next: rows.length === limit ? rows[rows.length - 1]?.occurred_at.toISOString() : null,
+      next: rows.length === limit ? last?.occurred_at.toISOString() : null,
+      hasMore,
+      // Where the next page starts (also on the last page, to follow new events); the caller's own cursor when empty.
+      nextCursor: last ? eventCursor(last.sequence) : (startingAfter ?? (sinceCursor ? since : null) ?? null),
     };
   });
 
@@ -91,5 +132,6 @@ export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string })
       deliveries: deliveries.map((d) => ({ deliveryId: d.id, endpointId: d.endpoint_id })),
     };
   });
+  addWebhookTestEventRoute(router, deps);
   return router;
 }

@@ -6,6 +6,7 @@ import type { Db } from '../../db/knex';
 import { deliveryLog } from '../../db/repositories/webhook-deliveries';
 import {
   createEndpoint,
+  DEFAULT_SECRET_OVERLAP_MS,
   deleteEndpoint,
   EndpointLimitReached,
   type EndpointRow,
@@ -31,11 +32,26 @@ const url = z
     if (URL.canParse(v) && new URL(v).protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'https-only' });
   });
 const events = z.array(z.string().max(64)).min(1).max(50);
-const createBody = z.object({ url, events, description: z.string().max(500).nullish() });
-const updateBody = z
+export const createBody = z.object({ url, events, description: z.string().max(500).nullish() });
+export const updateBody = z
   .object({ url, events, description: z.string().max(500).nullable(), enabled: z.boolean() })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'name at least one of url, events, description, enabled');
+
+/** The longest a rotation may keep the old secret signing: 7 days. */
+export const MAX_SECRET_OVERLAP_MS = 7 * 86_400_000;
+
+/**
+ * Body of POST /v1/webhooks/{id}/rotate-secret (optional): `activatesAt` is when the new secret
+ * starts signing, "now" or an ISO 8601 instant at most 7 days ahead; 24 hours later by default.
+ */
+export const rotateSecretBody = z
+  .object({
+    activatesAt: z
+      .union([z.literal('now'), z.iso.datetime({ offset: true, message: 'must be "now" or an ISO 8601 timestamp' })])
+      .optional(),
+  })
+  .strict();
 
 /** The owner of a credential's endpoints: its merchant, or (partner key) the partner itself. */
 export function endpointOwner(principal: Principal) {
@@ -62,6 +78,21 @@ function parseEndpointBody<T extends { url?: string; events?: string[] }>(schema
  * Webhook endpoints (the spec's Developers > Webhooks > Create), their signing secrets and their
  * delivery logs (docs/webhooks.md). Scope `webhooks`; each owner sees only its own endpoints.
  */
+/** The endpoint `id` when the principal owns it (and it is not deleted); 404 `404020` otherwise. */
+export async function findOwnedEndpoint(db: Db, principal: Principal, id: string): Promise<EndpointRow> {
+  const owner = endpointOwner(principal);
+  const row = z.uuid().safeParse(id).success ? await findEndpoint(db, id) : undefined;
+  if (
+    !row ||
+    row.partner_id !== owner.partnerId ||
+    row.merchant_id !== owner.merchantId ||
+    row.disabled_reason === 'deleted'
+  ) {
+    throw new ApiError('webhook_endpoint_not_found');
+  }
+  return row;
+}
+
 export function webhookRoutes(deps: {
   db: Db;
   clock: Clock;
@@ -70,20 +101,8 @@ export function webhookRoutes(deps: {
 }): Router {
   const router = new Router();
 
-  async function owned(ctx: Context): Promise<EndpointRow> {
-    const owner = endpointOwner(principalOf(ctx.state));
-    const id = ctx.params.id as string;
-    const row = z.uuid().safeParse(id).success ? await findEndpoint(deps.db, id) : undefined;
-    if (
-      !row ||
-      row.partner_id !== owner.partnerId ||
-      row.merchant_id !== owner.merchantId ||
-      row.disabled_reason === 'deleted'
-    ) {
-      throw new ApiError('webhook_endpoint_not_found');
-    }
-    return row;
-  }
+  const owned = (ctx: Context): Promise<EndpointRow> =>
+    findOwnedEndpoint(deps.db, principalOf(ctx.state), ctx.params.id as string);
 
   /** SSRF: an endpoint must not resolve to a private or reserved address (checked again at every attempt). */
   async function publicDestination(url: string | undefined): Promise<void> {
@@ -141,8 +160,21 @@ export function webhookRoutes(deps: {
 
   router.post('/v1/webhooks/:id/rotate-secret', async (ctx) => {
     const row = await owned(ctx);
-    const { row: rotated, secret } = await rotateEndpointSecret(deps.db, row.id, deps.vaultKeys, deps.clock.now());
-    ctx.body = { ...endpointView(rotated), secret };
+    const input = parseInput(rotateSecretBody, ctx.request.body ?? {});
+    const now = deps.clock.now();
+    let activatesAt = new Date(now.getTime() + DEFAULT_SECRET_OVERLAP_MS);
+    if (input.activatesAt === 'now') activatesAt = now;
+    else if (input.activatesAt) activatesAt = new Date(input.activatesAt);
+    if (activatesAt.getTime() - now.getTime() > MAX_SECRET_OVERLAP_MS) {
+      throw new ApiError('validation_failed', {
+        field: 'activatesAt',
+        message: 'activatesAt: at most 7 days ahead',
+        extra: { problems: [{ field: 'activatesAt', message: 'activatesAt: at most 7 days ahead' }] },
+      });
+    }
+    const rotated = await rotateEndpointSecret(deps.db, row.id, deps.vaultKeys, now, activatesAt);
+    // The old secret keeps signing until activatesAt: deploy `secret` to the verifier first (accept both).
+    ctx.body = { ...endpointView(rotated.row), secret: rotated.secret, activatesAt: rotated.activatesAt.toISOString() };
   });
 
   router.get('/v1/webhooks/:id/deliveries', async (ctx) => {

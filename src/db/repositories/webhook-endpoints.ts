@@ -14,6 +14,12 @@ export interface EndpointRow {
   secret_iv: Buffer;
   secret_ciphertext: Buffer;
   secret_auth_tag: Buffer;
+  /** A rotated secret waiting for `pending_secret_activates_at` (sealed like the current one). */
+  pending_secret_key_id: string | null;
+  pending_secret_iv: Buffer | null;
+  pending_secret_ciphertext: Buffer | null;
+  pending_secret_auth_tag: Buffer | null;
+  pending_secret_activates_at: Date | null;
   failing_since: Date | null;
   alerted_at: Date | null;
   disabled_at: Date | null;
@@ -34,12 +40,73 @@ function sealed(id: string, secret: string, keys: VaultKey[]) {
   return { secret_key_id: s.keyId, secret_iv: s.iv, secret_ciphertext: s.ciphertext, secret_auth_tag: s.authTag };
 }
 
-export function signingSecretOf(row: EndpointRow, keys: VaultKey[]): string {
+/** The pending secret's columns, for the update that makes it (or clears it). */
+function pendingColumns(id: string, secret: string | null, keys: VaultKey[], activatesAt: Date | null) {
+  if (secret === null) {
+    return {
+      pending_secret_key_id: null,
+      pending_secret_iv: null,
+      pending_secret_ciphertext: null,
+      pending_secret_auth_tag: null,
+      pending_secret_activates_at: null,
+    };
+  }
+  const s = sealed(id, secret, keys);
+  return {
+    pending_secret_key_id: s.secret_key_id,
+    pending_secret_iv: s.secret_iv,
+    pending_secret_ciphertext: s.secret_ciphertext,
+    pending_secret_auth_tag: s.secret_auth_tag,
+    pending_secret_activates_at: activatesAt,
+  };
+}
+
+/** True when the row holds a rotated secret whose time has come at `at`. */
+export function pendingSecretActive(row: EndpointRow, at: Date): boolean {
+  return (
+    row.pending_secret_ciphertext != null &&
+    row.pending_secret_activates_at != null &&
+    at.getTime() >= row.pending_secret_activates_at.getTime()
+  );
+}
+
+/**
+ * The secret that signs an attempt made at `at`: the rotated (pending) one once its activatesAt
+ * has come, the current one before. Without `at`, the current secret (as before rotation existed).
+ */
+export function signingSecretOf(row: EndpointRow, keys: VaultKey[], at?: Date): string {
+  if (at && pendingSecretActive(row, at)) return pendingSecretOf(row, keys) as string;
   return openValue(
     { keyId: row.secret_key_id, iv: row.secret_iv, ciphertext: row.secret_ciphertext, authTag: row.secret_auth_tag },
     context(row.id),
     keys,
   );
+}
+
+/** The rotated secret, whether or not its time has come; null when there is none. */
+function pendingSecretOf(row: EndpointRow, keys: VaultKey[]): string | null {
+  if (!row.pending_secret_key_id || !row.pending_secret_iv || !row.pending_secret_ciphertext) return null;
+  return openValue(
+    {
+      keyId: row.pending_secret_key_id,
+      iv: row.pending_secret_iv,
+      ciphertext: row.pending_secret_ciphertext,
+      authTag: row.pending_secret_auth_tag as Buffer,
+    },
+    context(row.id),
+    keys,
+  );
+}
+
+/**
+ * The secrets a merchant should accept at `at`, newest first: during a rotation both the pending
+ * and the current one (the service signs with exactly one of them, chosen by the attempt time).
+ */
+export function acceptedSecretsOf(row: EndpointRow, keys: VaultKey[], at: Date): string[] {
+  const current = signingSecretOf(row, keys);
+  const pending = pendingSecretOf(row, keys);
+  if (pending === null) return [current];
+  return pendingSecretActive(row, at) ? [pending] : [pending, current];
 }
 
 export function endpointView(row: EndpointRow) {
@@ -54,6 +121,8 @@ export function endpointView(row: EndpointRow) {
     failingSince: row.failing_since?.toISOString() ?? null,
     disabledAt: row.disabled_at?.toISOString() ?? null,
     disabledReason: row.disabled_reason,
+    // A rotation in progress: the new secret signs from this instant (null when none is pending).
+    secretActivatesAt: row.pending_secret_activates_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -114,18 +183,44 @@ export async function createEndpoint(
 /** Advisory lock namespace of endpoint creation (the second key is the owner's hash). */
 const ENDPOINT_LOCK_SPACE = 7_402;
 
+/** How long the old secret keeps signing after a rotation unless the request says otherwise: 24 hours. */
+export const DEFAULT_SECRET_OVERLAP_MS = 24 * 3_600_000;
+
+/**
+ * Rotates the signing secret: the new one (returned) signs from `activatesAt` on, the old one
+ * until then; `activatesAt` at or before `now` switches at once. A pending secret whose time has
+ * already come becomes the current one first; one still waiting is replaced (it never signed).
+ * The row is locked, so two concurrent rotations cannot both promote or both keep a pending secret.
+ */
 export async function rotateEndpointSecret(
   db: Db,
   id: string,
   keys: VaultKey[],
   now: Date,
-): Promise<{ row: EndpointRow; secret: string }> {
+  activatesAt: Date = new Date(now.getTime() + DEFAULT_SECRET_OVERLAP_MS),
+): Promise<{ row: EndpointRow; secret: string; activatesAt: Date }> {
   const secret = newSigningSecret();
-  const [row] = await db<EndpointRow>('webhook_endpoints')
-    .where({ id })
-    .update({ ...sealed(id, secret, keys), updated_at: now } as never)
-    .returning('*');
-  return { row: row as EndpointRow, secret };
+  return db.transaction(async (trx) => {
+    const current = (await trx<EndpointRow>('webhook_endpoints').where({ id }).forUpdate().first()) as EndpointRow;
+    const promote =
+      current && pendingSecretActive(current, now)
+        ? {
+            secret_key_id: current.pending_secret_key_id,
+            secret_iv: current.pending_secret_iv,
+            secret_ciphertext: current.pending_secret_ciphertext,
+            secret_auth_tag: current.pending_secret_auth_tag,
+          }
+        : {};
+    const change =
+      activatesAt.getTime() <= now.getTime()
+        ? { ...sealed(id, secret, keys), ...pendingColumns(id, null, keys, null) }
+        : { ...promote, ...pendingColumns(id, secret, keys, activatesAt) };
+    const [row] = await trx<EndpointRow>('webhook_endpoints')
+      .where({ id })
+      .update({ ...change, updated_at: now } as never)
+      .returning('*');
+    return { row: row as EndpointRow, secret, activatesAt: activatesAt.getTime() <= now.getTime() ? now : activatesAt };
+  });
 }
 
 export async function findEndpoint(db: Db, id: string): Promise<EndpointRow | undefined> {

@@ -62,22 +62,30 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** One secret (`secretBase64`) or, during a rotation, several (`secrets`: any one may have signed). */
+export type VerifySecrets =
+  | { secretBase64: string; secrets?: undefined }
+  | { secrets: string[]; secretBase64?: undefined };
+
 /**
  * The merchant's side (docs/webhooks.md): true when the webhook is authentic, unmodified and fresh.
  * `body` is the raw request body; `host` is the host the merchant's own endpoint is published at;
  * `headers` keys in lower case. Checks x-fc-content-sha512, the x-fc-authorization signature, the
  * x-fc-signature (when `requireBodySignature`, the default, or whenever the header is present), and
  * that x-fc-date is within `toleranceSeconds` (default 300; 0 disables) of `now` (default: the clock).
+ * With `secrets` (a rotation: the new and the old secret), it holds when one of them signed both
+ * signatures; every secret is tried, so the time taken does not tell which matched.
  */
-export function verifyWebhook(input: {
-  body: Body;
-  headers: Record<string, string | undefined>;
-  secretBase64: string;
-  host: string;
-  toleranceSeconds?: number;
-  now?: Date;
-  requireBodySignature?: boolean;
-}): boolean {
+export function verifyWebhook(
+  input: {
+    body: Body;
+    headers: Record<string, string | undefined>;
+    host: string;
+    toleranceSeconds?: number;
+    now?: Date;
+    requireBodySignature?: boolean;
+  } & VerifySecrets,
+): boolean {
   const { headers } = input;
   const nonce = headers['x-fc-nonce'];
   const date = headers['x-fc-date'];
@@ -93,6 +101,12 @@ export function verifyWebhook(input: {
   }
   const hash = contentHash(input.body);
   if (!sameText(headers['x-fc-content-sha512'] ?? '', hash)) return false;
-  if (!sameText(claimed, signature(input.secretBase64, stringToSign(nonce, date, input.host, hash)))) return false;
-  return claimedBody === undefined || sameText(claimedBody, bodySignature(input.secretBase64, input.body));
+  const secrets = input.secrets ?? (input.secretBase64 === undefined ? [] : [input.secretBase64]);
+  let matched = false;
+  for (const secret of secrets) {
+    const headerOk = sameText(claimed, signature(secret, stringToSign(nonce, date, input.host, hash)));
+    const bodyOk = claimedBody === undefined || sameText(claimedBody, bodySignature(secret, input.body));
+    matched = (headerOk && bodyOk) || matched;
+  }
+  return matched;
 }

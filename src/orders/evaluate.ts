@@ -103,6 +103,7 @@ export async function prepareEvaluate(
     if (!card) throw invalid('paymentMethod', 'token or cardNumber is required');
     const input: EvaluateInput = {
       receivedAtUtc: now.toISOString(),
+      idempotencyKey: body.idempotencyKey,
       flow: !body.isMIT ? 'CIT' : settings.mitEvaluation === 'sync' ? 'SYNC_MIT' : 'ASYNC_MIT',
       transactionType: body.transactionType,
       isMIT: body.isMIT,

@@ -29,7 +29,12 @@ const SLOT_RECHECK_MAX_MS = 2 * 60_000;
 // workflows), not a local activity: an attempt can hang for the whole HTTP deadline, and a local
 // activity would hold the delivery's workflow task open (and heartbeating) all that time. The
 // server round trip costs some fan-out throughput (docs/benchmarks.md); isolation is worth it.
-const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 };
+const retry: wf.RetryPolicy = {
+  initialInterval: '2s',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 10,
+};
 const { attemptDelivery: attemptActivity } = wf.proxyActivities<WebhookActivities>({
   startToCloseTimeout: '2 minutes',
   retry,

@@ -97,6 +97,30 @@ describe('order workflow with fake activities', () => {
     ]);
   });
 
+  it('the same evaluate sent again (same idempotencyKey) is answered as the first time, never taken as a capture', async () => {
+    const { activities } = fakes();
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue);
+      const now = new Date(await env.currentTimeMs());
+      const syncMit = evaluateInput(card, now, {
+        flow: 'SYNC_MIT',
+        isMIT: true,
+        isRecurring: true,
+        intervalCount: 1,
+        idempotencyKey: randomUUID(),
+      });
+      const first = await handle.executeUpdate(evaluateUpdate, { args: [syncMit] });
+      expect(first).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 'Capturerequired' });
+      // A retry of that request after its answer was lost: the same answer, nothing captured.
+      expect(await handle.executeUpdate(evaluateUpdate, { args: [syncMit] })).toEqual(first);
+      expect(activities.processorCapture).not.toHaveBeenCalled();
+      // A further evaluate (another request) acts as the capture, as the interface says.
+      const further = { ...syncMit, idempotencyKey: randomUUID() };
+      expect(await handle.executeUpdate(evaluateUpdate, { args: [further] })).toMatchObject({ outcome: 'APPROVED' });
+      expect(activities.processorCapture).toHaveBeenCalledTimes(1);
+    });
+  });
+
   it('a write Postgres refuses fails the command with PersistenceRejected and leaves the order unevaluated, not wedged', async () => {
     let refuse = true;
     const { activities } = fakes({

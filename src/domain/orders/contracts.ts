@@ -33,6 +33,11 @@ export interface OrderResume {
 export interface EvaluateInput {
   /** API time of receipt; the workflow uses its own clock for windows. */
   receivedAtUtc: string;
+  /**
+   * The caller's idempotencyKey: the same evaluate sent again (a retry whose first answer was lost
+   * with a crashed API process) is answered as the first time, never taken as a further evaluate.
+   */
+  idempotencyKey?: string;
   flow: Flow;
   transactionType: 'SALE' | 'AUTHORIZATION';
   isMIT: boolean;

@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import type { EvaluateInput, OrderState, OrderWorkflowInput } from '../../domain/orders/contracts';
+import type { EvaluateInput, EvaluateResult, OrderState, OrderWorkflowInput } from '../../domain/orders/contracts';
 import type { OrderEvent, OrderEventName } from '../../domain/orders/events';
 import { FAILURE } from '../../domain/orders/failures';
 import { orderSearchAttributes } from '../search-attributes';
@@ -25,6 +25,8 @@ export class Order {
   private draft: OrderState | null = null;
   /** The first evaluate as the API sent it (settings, 3-D Secure data). */
   evaluation: EvaluateInput | null = null;
+  /** The first evaluate's answer, for the same request sent again (by its idempotencyKey). */
+  firstAnswer: EvaluateResult | null = null;
   challengeAttempts = 0;
   private running: Promise<unknown> = Promise.resolve();
   private inFlight = 0;

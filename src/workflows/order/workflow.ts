@@ -43,7 +43,14 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
 
   wf.setHandler(
     evaluateUpdate,
-    (input) => order.exclusive(() => (order.evaluated ? furtherEvaluate(order) : firstEvaluate(order, input))),
+    (input) =>
+      order.exclusive(async () => {
+        if (!order.evaluated) return (order.firstAnswer = await firstEvaluate(order, input));
+        // The first evaluate again (same key): its answer, not a further evaluate (which may capture).
+        const first = order.evaluation?.idempotencyKey;
+        if (first && input.idempotencyKey === first && order.firstAnswer) return order.firstAnswer;
+        return furtherEvaluate(order);
+      }),
     { validator: (_input) => admit(false) },
   );
   wf.setHandler(captureUpdate, ({ amount }) => order.exclusive(() => capture(order, amount)), {

@@ -33,6 +33,7 @@ import { merchantRoutes } from './routes/merchants';
 import { oauthTokenRoutes } from './routes/oauth-token';
 import { orderRoutes } from './routes/orders';
 import { outcomeRoutes } from './routes/outcome';
+import { referenceRoutes } from './routes/reference';
 import { siteWidgetRoutes } from './routes/site-widget';
 import { tokenizeRoutes } from './routes/tokenize';
 import { webhookRoutes } from './routes/webhooks';
@@ -150,6 +151,7 @@ export function createApp(deps: AppDeps): RescueApp {
       rateLimit: tokenizeLimit,
     }),
     widgetScriptRoutes({ bundle: widgetBundle(config.widget.apiBase) }),
+    referenceRoutes(), // GET /v1/openapi.json and /docs (no authentication)
     widgetRoutes({ db, clock, siteRateLimit: widgetSiteLimit, senseKeyRateLimit: senseKeyLimit }),
     // Bearer-authenticated resources, each with the scope it needs (docs/authentication.md).
     guardRoutes(

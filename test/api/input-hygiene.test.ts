@@ -361,6 +361,9 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     },
     { route: 'GET /widget/fc.js', auth: 'none', query: () => ({ v: '1' }) },
     { route: 'GET /widget/fc.:hash.js', auth: 'none', params: () => ({ hash: 'abc123' }) },
+    { route: 'GET /v1/openapi.json', auth: 'none', query: () => ({ v: '1' }) },
+    { route: 'GET /docs', auth: 'none', query: () => ({ v: '1' }) },
+    { route: 'GET /docs/reference.js', auth: 'none', query: () => ({ v: '1' }) },
   ];
 
   interface Case {

@@ -12,7 +12,7 @@ import { adminAuth } from '../middleware/admin-auth';
 import { parseInput } from '../validation';
 import { runTransition } from './applications';
 
-const disputeBody = z.object({
+export const disputeBody = z.object({
   reason: z.string().trim().min(1).max(500),
   amount: z.number().int().positive().optional(),
   /** A card-network rapid dispute resolution: still a chargeback, never order.refunded. */

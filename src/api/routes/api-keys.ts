@@ -25,17 +25,17 @@ const scopes = z
 const name = z.string().trim().min(1).max(100);
 const description = z.string().trim().max(500).nullable();
 
-const createBody = z.object({
+export const createBody = z.object({
   mid: z.uuid().optional(),
   name,
   description: description.optional(),
   scopes: scopes.optional(),
 });
-const updateBody = z
+export const updateBody = z
   .object({ name, description, scopes, rotateSecret: z.literal(true) })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'name at least one of name, description, scopes, rotateSecret');
-const listQuery = z.object({ mid: z.uuid('mid (the merchant GUID) is required') });
+export const listQuery = z.object({ mid: z.uuid('mid (the merchant GUID) is required') });
 const idParam = z.uuid();
 
 function noEscalation(principal: Principal, requested: readonly string[]): void {

@@ -27,9 +27,9 @@ const business = z.object({
     .optional(),
   siteOrigins: z.array(z.url()).max(20).optional(),
 });
-const createBody = z.object({ business });
-const listQuery = z.object({ status: z.enum(APPLICATION_STATUSES).optional() });
-const decisionBody = z.object({ reason: z.string().max(500).optional() });
+export const createBody = z.object({ business });
+export const listQuery = z.object({ status: z.enum(APPLICATION_STATUSES).optional() });
+export const decisionBody = z.object({ reason: z.string().max(500).optional() });
 
 /** Runs one transition for an application the caller may see; 409 when the table forbids it. */
 export async function runTransition(

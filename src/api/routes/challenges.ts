@@ -9,7 +9,7 @@ import { CLOSED, type OrderClient } from '../../orders/order-client';
 import { challengeUpdate } from '../../workflows';
 import { parseInput } from './../validation';
 
-const params = z.object({ orderSessionKey: z.uuid(), result: z.enum(['attempted', 'passed', 'failed']) });
+export const params = z.object({ orderSessionKey: z.uuid(), result: z.enum(['attempted', 'passed', 'failed']) });
 
 /**
  * POST /v1/challenges/{orderSessionKey}/{attempted|passed|failed}: the cardholder challenge

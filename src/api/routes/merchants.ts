@@ -25,7 +25,7 @@ const origin = z
     }
   }, 'must be an origin such as https://shop.example.com (http only for localhost), without path or trailing slash');
 
-const siteBody = z.object({
+export const siteBody = z.object({
   name: z.string().trim().min(1).max(100),
   allowedOrigins: z.array(origin).min(1).max(50),
 });

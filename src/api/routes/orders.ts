@@ -21,7 +21,7 @@ import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
 const uuid = z.uuid();
-const captureBody = z.preprocess(
+export const captureBody = z.preprocess(
   withoutNulls,
   z.object({
     idempotencyKey: z.uuid('must be a GUID'),
@@ -31,8 +31,11 @@ const captureBody = z.preprocess(
     currency: z.string().max(3).optional(),
   }),
 );
-const optionalKeyBody = z.preprocess(withoutNulls, z.object({ idempotencyKey: z.uuid('must be a GUID').optional() }));
-const refundBody = z.preprocess(
+export const optionalKeyBody = z.preprocess(
+  withoutNulls,
+  z.object({ idempotencyKey: z.uuid('must be a GUID').optional() }),
+);
+export const refundBody = z.preprocess(
   withoutNulls,
   z.object({
     idempotencyKey: z.uuid('must be a GUID').optional(),

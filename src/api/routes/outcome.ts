@@ -10,7 +10,7 @@ import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
 /** `orderId`, or the `orderSessionKey` the vendor's Node sample sends (either finds the order). */
-const body = z
+export const outcomeBody = z
   .object({ orderId: z.uuid().optional(), orderSessionKey: z.uuid().optional() })
   .refine((b) => Boolean(b.orderId ?? b.orderSessionKey), {
     path: ['orderId'],
@@ -28,7 +28,7 @@ export function outcomeRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
     '/v1/outcome',
     async (ctx, next) => {
       ctx.set('Deprecation', 'true');
-      const parsed = parseInput(body, ctx.request.body);
+      const parsed = parseInput(outcomeBody, ctx.request.body);
       const orderId = (parsed.orderId ?? parsed.orderSessionKey) as string;
       ctx.set('Link', `</v1/orders/${orderId}>; rel="successor-version"`);
       ctx.state.orderId = orderId;

@@ -19,7 +19,7 @@ export const TOKENIZATION_KEY_HEADER = 'x-tokenization-key';
 const month = z.number().int().min(1).max(12);
 const year = z.number().int().min(2000).max(2099);
 
-const ours = z.object({
+export const ours = z.object({
   cardNumber: z.string().max(32),
   expiryMonth: month,
   expiryYear: year,
@@ -31,7 +31,7 @@ const ours = z.object({
  * names are echoed in the answer (as the real service does) and never stored; the verification
  * value is accepted and discarded at once.
  */
-const spreedly = z.object({
+export const spreedly = z.object({
   payment_method: z.object({
     credit_card: z.object({
       number: z.string().max(32),

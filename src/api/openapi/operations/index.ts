@@ -1,0 +1,19 @@
+import type { Operation } from '../registry';
+import { identityOperations } from './identity';
+import { merchantOperations } from './merchants';
+import { orderOperations } from './orders';
+import { partnerOperations } from './partners';
+import { referenceOperations } from './reference';
+import { webhookToolOperations } from './webhook-tools';
+import { webhookOperations } from './webhooks';
+
+/** Every operation of the API, once (their first tags' order is the reference's). A route the Koa app serves must be here (test/unit/openapi.test.ts). */
+export const OPERATIONS: Operation[] = [
+  ...orderOperations,
+  ...identityOperations,
+  ...partnerOperations,
+  ...merchantOperations,
+  ...webhookOperations,
+  ...webhookToolOperations,
+  ...referenceOperations,
+];

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import * as admin from '../../routes/admin';
+import * as applications from '../../routes/applications';
+import * as challenges from '../../routes/challenges';
+import * as tokenize from '../../routes/tokenize';
+import { BEARER_ERRORS, type Operation } from '../registry';
+import { list, object } from '../schemas';
+
+const apps = { tag: 'Applications', auth: 'bearer' } as const;
+const back = { tag: 'Back office', auth: 'admin' } as const;
+const application = object('The application (docs/webhooks.md#partner-applications).');
+const dispute = object('`{ id, kind, orderId, status, eventData }`.');
+
+/** Tokenization, challenges, partner applications and the operators' back office. */
+export const partnerOperations: Operation[] = [
+  {
+    method: 'post',
+    path: '/v1/tokenize',
+    tag: 'Tokenization',
+    auth: 'tokenizationKeyOrBearer',
+    summary: 'Vault a card number, get a token',
+    description: "Our body, or Spreedly's `payment_method.credit_card` dialect (docs/compatibility.md).",
+    body: z.union([tokenize.ours, tokenize.spreedly]),
+    responses: {
+      200: { description: 'The card was already vaulted', body: object('The token.') },
+      201: { description: 'Vaulted', body: object('The token.') },
+    },
+    errors: [
+      'invalid_tokenization_key',
+      'validation_failed',
+      'card_number_invalid',
+      'card_brand_unsupported',
+      'card_expired',
+      'sandbox_card_not_allowed',
+      'rate_limited',
+    ],
+  },
+  {
+    method: 'post',
+    path: '/v1/challenges/:orderSessionKey/:result',
+    tag: 'Orders',
+    auth: 'none',
+    summary: "The cardholder challenge's result",
+    params: challenges.params.shape,
+    responses: {
+      200: { description: "The order's status", body: object('`{ orderId, status, statusName, outcome }`.') },
+    },
+    errors: ['validation_failed', 'order_not_found', 'order_not_in_challenge', 'rate_limited'],
+  },
+  {
+    ...apps,
+    method: 'post',
+    path: '/v1/applications',
+    summary: 'Create a merchant application (partners)',
+    body: applications.createBody,
+    responses: { 201: { description: 'The application', body: application } },
+    errors: [...BEARER_ERRORS, 'validation_failed'],
+  },
+  {
+    ...apps,
+    method: 'get',
+    path: '/v1/applications',
+    summary: "A partner's applications",
+    query: applications.listQuery,
+    responses: { 200: { description: 'The applications', body: list('`{ data: [application] }`.') } },
+    errors: [...BEARER_ERRORS, 'validation_failed'],
+  },
+  {
+    ...apps,
+    method: 'get',
+    path: '/v1/applications/:id',
+    summary: 'Get an application',
+    responses: { 200: { description: 'The application', body: application } },
+    errors: [...BEARER_ERRORS, 'application_not_found'],
+  },
+  ...(['submit', 'cancel'] as const).map(
+    (action): Operation => ({
+      ...apps,
+      method: 'post',
+      path: `/v1/applications/:id/${action}`,
+      summary: `${action === 'submit' ? 'Submit' : 'Cancel'} an application`,
+      body: applications.decisionBody,
+      responses: { 200: { description: 'The application', body: application } },
+      errors: [...BEARER_ERRORS, 'application_not_found', 'application_transition_not_allowed'],
+    }),
+  ),
+  ...(['approve', 'decline', 'convert'] as const).map(
+    (action): Operation => ({
+      ...back,
+      method: 'post',
+      path: `/v1/admin/applications/:id/${action}`,
+      summary: `${action[0]?.toUpperCase()}${action.slice(1)} an application (operators)`,
+      body: applications.decisionBody,
+      responses: { 200: { description: 'The application', body: application } },
+      errors: ['invalid_admin_token', 'application_not_found', 'application_transition_not_allowed'],
+    }),
+  ),
+  ...(['chargebacks', 'early-warnings'] as const).map(
+    (kind): Operation => ({
+      ...back,
+      method: 'post',
+      path: `/v1/admin/orders/:orderId/${kind}`,
+      summary: `Record a ${kind === 'chargebacks' ? 'chargeback' : 'fraud early warning'} (operators)`,
+      body: admin.disputeBody,
+      responses: { 201: { description: 'Recorded; its event is sent', body: dispute } },
+      errors: ['invalid_admin_token', 'validation_failed', 'order_not_found'],
+    }),
+  ),
+  {
+    ...back,
+    method: 'post',
+    path: '/v1/admin/chargebacks/:id/reverse',
+    summary: 'Reverse a chargeback (operators)',
+    responses: { 200: { description: 'Reversed; its event is sent', body: dispute } },
+    errors: ['invalid_admin_token', 'event_not_found', 'chargeback_not_reversible'],
+  },
+];

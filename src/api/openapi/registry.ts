@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { ErrorName } from '../../domain/errors';
+
+export type Method = 'get' | 'post' | 'put' | 'delete' | 'options';
+
+/** Who may call an operation: the security schemes of docs/authentication.md. */
+export type Auth = 'none' | 'bearer' | 'tokenizationKey' | 'tokenizationKeyOrBearer' | 'admin' | 'clientCredentials';
+
+/** One answer other than an error: its description and, when it has a JSON body, its schema. */
+export interface Answer {
+  description: string;
+  /** A zod schema (JSON body), or a media type with no schema (e.g. `text/javascript`). */
+  body?: z.ZodType | { mediaType: string };
+  headers?: Record<string, string>;
+}
+
+/**
+ * One operation of the API, listed once: the Koa route it documents is `method` + `path` (Koa's
+ * `:param` spelling), its request schemas are the ones the route parses with, and `errors` names
+ * catalogue entries (src/domain/errors.ts), which give the six-digit ids and HTTP statuses.
+ */
+export interface Operation {
+  method: Method;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: Auth;
+  /** The API key scope the bearer token needs (docs/authentication.md). */
+  scope?: string;
+  body?: z.ZodType;
+  /** `application/x-www-form-urlencoded` instead of JSON (the token endpoint). */
+  form?: boolean;
+  query?: z.ZodObject;
+  /** Path parameters with a schema; the others are documented as plain strings. */
+  params?: Record<string, z.ZodType>;
+  responses: Record<number, Answer>;
+  errors: ErrorName[];
+  deprecated?: boolean;
+}
+
+/** Koa's `/v1/orders/:id` and `/widget/fc.:hash.js` as OpenAPI's `/v1/orders/{id}`, `/widget/fc.{hash}.js`. */
+export function openApiPath(koaPath: string): string {
+  return koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** The path parameters of a Koa path, in order. */
+export function pathParams(koaPath: string): string[] {
+  return [...koaPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] as string);
+}
+
+/** Errors most authenticated operations can answer, beside their own. */
+export const BEARER_ERRORS: ErrorName[] = ['invalid_token', 'token_expired', 'insufficient_scope', 'internal_error'];
+export const PAYMENT_ERRORS: ErrorName[] = [...BEARER_ERRORS, 'rate_limited', 'idempotency_store_unavailable'];

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`listen: ${(err as Error).message}\n`);
+  const cause = (err as Error & { cause?: Error }).cause; // fetch failed: the reason (ECONNREFUSED, ...)
+  process.stderr.write(`listen: ${(err as Error).message}${cause ? ` (${cause.message})` : ''}\n`);
   process.exit(1);
 });

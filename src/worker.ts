@@ -1,157 +1,21 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import type { Client } from '@temporalio/client';
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  makeTelemetryFilterString,
-  NativeConnection,
-  Runtime,
-  Worker,
-  type WorkerOptions,
-} from '@temporalio/worker';
-import { type ActivityConfig, activitiesFor } from './activities';
-import { type Config, loadConfigOrExit, type TemporalSecurity } from './config';
-import { createDb, type Db } from './db/knex';
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfigOrExit } from './config';
+import { createDb } from './db/knex';
 import { startHousekeeping } from './housekeeping';
-import { createLogger, type Logger } from './logger';
+import { createLogger } from './logger';
 import { startMetricsServer } from './observability/http';
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
-import { registerSearchAttributes as register } from './temporal/search-attributes';
 
-export interface WorkerSetup {
-  connection: NativeConnection;
-  config: ActivityConfig & { temporal: Pick<Config['temporal'], 'namespace' | 'taskQueue' | 'webhookTaskQueue'> };
-  db: Db;
-  logger: Logger;
-  /** A prebuilt bundle (tests share one); otherwise the workflows are bundled from source. */
-  workflowBundle?: WorkerOptions['workflowBundle'];
-}
+import {
+  createWorkers,
+  installTemporalLogging,
+  prebuiltWorkflowBundle,
+  registerSearchAttributes,
+  rolesOf,
+} from './worker-host';
 
-/**
- * `orders` polls the order task queue; `webhooks` polls the webhook delivery queue with slots of
- * its own, so slow merchant endpoints never hold what orders need (docs/webhooks.md).
- */
-export type WorkerRole = 'orders' | 'webhooks';
-
-export function rolesOf(role: Config['workerRole']): WorkerRole[] {
-  return role === 'all' ? ['orders', 'webhooks'] : [role];
-}
-
-/**
- * Builds one worker of the given role, with the workflows of src/workflows and the activities
- * bound to deps. The order worker keeps every activity registered too, so delivery workflows
- * started on the order queue before the split still finish there.
- */
-export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'orders'): Promise<Worker> {
-  const webhooks = role === 'webhooks';
-  return Worker.create({
-    connection: setup.connection,
-    namespace: setup.config.temporal.namespace,
-    taskQueue: webhooks ? setup.config.temporal.webhookTaskQueue : setup.config.temporal.taskQueue,
-    activities: activitiesFor(setup.config, setup.db, setup.logger),
-    // A webhook attempt is an activity: these are the webhook worker's attempt slots.
-    ...(webhooks ? { maxConcurrentActivityTaskExecutions: setup.config.webhooks.workerConcurrency } : {}),
-    ...(setup.workflowBundle
-      ? { workflowBundle: setup.workflowBundle }
-      : { workflowsPath: require.resolve('./workflows') }),
-  });
-}
-
-/** The workers of the given roles, on one connection, sharing one workflow bundle. */
-export async function createWorkers(setup: WorkerSetup, roles: WorkerRole[]): Promise<Worker[]> {
-  const workflowBundle =
-    setup.workflowBundle ??
-    (roles.length > 1 ? await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows') }) : undefined);
-  const workers: Worker[] = [];
-  for (const role of roles) workers.push(await createWorker({ ...setup, workflowBundle }, role));
-  return workers;
-}
-
-/**
- * The running workers (both roles unless told otherwise) with the outbox relay and housekeeping,
- * as every in-process host runs them (`npm start`, the benchmarks, the API tests). `stop` stops
- * the relay, drains the workers, closes their connection.
- */
-export async function startWorkerWithRelay(
-  setup: Omit<WorkerSetup, 'connection'> & {
-    address: string;
-    /** TLS / API key for the worker's connection (config.temporal.security). */
-    security?: TemporalSecurity;
-    client: Client;
-    relayIntervalMs?: number;
-    roles?: WorkerRole[];
-  },
-): Promise<{ stop(): Promise<void> }> {
-  const connection = await NativeConnection.connect({
-    address: setup.address,
-    ...temporalConnectionSecurity(setup.security),
-  });
-  const workers = await createWorkers({ ...setup, connection }, setup.roles ?? ['orders', 'webhooks']);
-  const running = Promise.all(workers.map((w) => w.run()));
-  running.catch(() => {}); // awaited (and so reported) by stop(); never an unhandled rejection
-  const relay = startOutboxRelay({
-    db: setup.db,
-    client: setup.client,
-    taskQueue: setup.config.temporal.webhookTaskQueue,
-    logger: setup.logger,
-    intervalMs: setup.relayIntervalMs,
-  });
-  const housekeeping = startHousekeeping({ db: setup.db, logger: setup.logger });
-  return {
-    async stop() {
-      await housekeeping.stop();
-      await relay.stop();
-      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
-}
-
-/**
- * Routes the SDK's own logs (core and worker) through pino, at WARN and above; with
- * `metricsBindAddress` (TEMPORAL_METRICS_BIND_ADDRESS, host:port) the SDK also serves its worker
- * metrics (`temporal_*`: slots, schedule-to-start latency, polls) for Prometheus at /metrics there.
- */
-export function installTemporalLogging(logger: Logger, metricsBindAddress?: string): void {
-  const levels = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-  Runtime.install({
-    logger: new DefaultLogger('WARN', (entry) => {
-      logger[levels[entry.level]]({ ...entry.meta, source: 'temporal' }, entry.message);
-    }),
-    telemetryOptions: {
-      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }), forward: {} },
-      ...(metricsBindAddress
-        ? { metrics: { prometheus: { bindAddress: metricsBindAddress, countersTotalSuffix: true, unitSuffix: true } } }
-        : {}),
-    },
-  });
-}
-
-/**
- * The workflow bundle prebuilt at image build (scripts/build-workflow-bundle.ts writes
- * dist/workflow-bundle.js beside dist/src), so a worker starts without bundling and runs exactly
- * the code the image was built with; undefined when absent (running from source).
- */
-export function prebuiltWorkflowBundle(): { codePath: string } | undefined {
-  const codePath = path.resolve(__dirname, '..', 'workflow-bundle.js');
-  return existsSync(codePath) ? { codePath } : undefined;
-}
-
-async function registerSearchAttributes(
-  address: string,
-  namespace: string,
-  security: TemporalSecurity | undefined,
-): Promise<void> {
-  const { connection } = await connectTemporalClient(address, namespace, security);
-  try {
-    await register(connection, namespace);
-  } finally {
-    await connection.close();
-  }
-}
+export * from './worker-host';
 
 /** Standalone worker process (Docker, production): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {

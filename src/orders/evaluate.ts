@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { findVaultedCard, vaultCard } from '../db/repositories/card-vault';
 import { getMerchantSettings } from '../db/repositories/merchants';
-import { findMerchantOrderByExternalId, type OrderRow } from '../db/repositories/orders';
+import { findMerchantOrderByExternalId } from '../db/repositories/orders';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
 import { ApiError } from '../domain/errors';
 import type { EvaluateInput } from '../domain/orders/contracts';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
-import { outcomeForStatus } from '../domain/orders/status';
 import { cardFingerprints } from '../domain/vault-cipher';
 import type { Answer } from './answer';
 import { commandAnswer } from './commands';
 import type { Acting, OrderDeps } from './deps';
+import { closedOrderEvaluate, refuseDifferentPayment } from './further-evaluate';
 import { newAttemptOn } from './new-attempt';
 import { CLOSED } from './order-client';
 
@@ -142,69 +142,6 @@ export async function prepareEvaluate(
     };
   }
   return { hashed, run };
-}
-
-/** Evaluate of an order whose workflow has closed: its outcome; Sync MIT past its cutoff is DECLINED. */
-async function closedOrderEvaluate(deps: OrderDeps, merchantId: string, externalOrderId: string): Promise<Answer> {
-  const order = await findMerchantOrderByExternalId(deps.db, merchantId, externalOrderId);
-  if (!order) throw new ApiError('internal_error');
-  if (order.status_name === 'Problem') throw new ApiError('rescue_unavailable');
-  // Sync MIT: a call after the window closed is DECLINED, even for an order that was rescued.
-  const windowClosed = order.window_ends_at !== null && deps.clock.now().getTime() >= order.window_ends_at.getTime();
-  const outcome = order.flow === 'SYNC_MIT' && windowClosed ? 'DECLINED' : outcomeForStatus(order.status_name);
-  return {
-    status: 200,
-    body: commandAnswer(outcome, order.status_name, {
-      orderId: order.id,
-      orderSessionKey: order.order_session_key,
-      senseKey: order.sense_key,
-      externalOrderId,
-      outcome,
-    }),
-  };
-}
-
-/**
- * A further evaluate for an existing order must be the same payment (amount, currency, card)
- * unless it is a new attempt (`attemptCount` above the order's). Otherwise it would silently get
- * the old order's answer for a different charge: 409 `409010`, before any workflow is asked.
- * `card` is the raw card number (compared through the vault's fingerprint, never in clear) or
- * the vault token sent.
- */
-async function refuseDifferentPayment(
-  deps: OrderDeps,
-  merchantId: string,
-  existing: OrderRow,
-  body: EvaluateRequest,
-  card: string | undefined,
-): Promise<void> {
-  const stored: { card_token: string; attempt_count: number | null } | undefined = await deps
-    .db('orders')
-    .select('card_token', 'attempt_count')
-    .where({ id: existing.id })
-    .first();
-  if (!stored) return;
-  const newAttempt = body.attemptCount !== undefined && body.attemptCount > (stored.attempt_count ?? 1);
-  if (newAttempt) return;
-  let sameCard = true;
-  if (card !== undefined && card !== stored.card_token) {
-    const match = await deps
-      .db('card_vault')
-      .where({ merchant_id: merchantId, token: stored.card_token })
-      .whereIn('fingerprint', cardFingerprints(card, merchantId, deps.vaultKeys))
-      .first('token');
-    sameCard = Boolean(match);
-  }
-  const differs: string[] = [];
-  if (body.transaction.amount !== existing.amount) differs.push('transaction.amount');
-  if (body.transaction.currency !== existing.currency) differs.push('transaction.currency');
-  if (!sameCard) differs.push('paymentMethod');
-  if (differs.length) {
-    throw new ApiError('order_request_mismatch', {
-      field: differs[0],
-      extra: { orderId: existing.id, differs, orderStatus: existing.status, orderStatusName: existing.status_name },
-    });
-  }
 }
 
 /** Payer data is minimised before it is hashed or kept: a hash of the e-mail, the IP's network. */

@@ -165,6 +165,7 @@ export const webhookEndpoint = z
     failingSince: nullableInstant,
     disabledAt: nullableInstant,
     disabledReason: z.string().nullable(),
+    secretActivatesAt: nullableInstant.optional().describe('When a rotated secret starts signing.'),
     createdAt: instant,
     updatedAt: instant,
   })

@@ -12,7 +12,7 @@
  *   reasons): they would be stored and shown in clear. Identifier fields (externalOrderId, ids,
  *   keys) and the card fields themselves are never screened for card numbers.
  */
-import { passesLuhn } from './sensitive-data';
+import { containsCardNumber } from './sensitive-data';
 
 /** How a free-text field may be written: one line (names) or prose (descriptions, reasons). */
 export type FreeTextKind = 'line' | 'prose';
@@ -89,44 +89,6 @@ export function printable(value: string): string {
     else out += value.charAt(i);
   }
   return out;
-}
-
-const isDigit = (c: string) => c >= '0' && c <= '9';
-/** What people type between the groups of a card number. */
-const isSeparator = (c: string) => c === ' ' || c === '-' || c === '\u00a0';
-
-/**
- * Whether `text` contains what looks like a card number: 13 to 19 digits passing the Luhn check,
- * as one run of digits or as groups joined by single spaces or dashes ("4111 1111 1111 1111",
- * "4111-1111-1111-1111"). A candidate starts and ends at a group boundary (a card number is not
- * looked for inside a longer unbroken run of digits) and does not start with 0 (no issued card
- * number does), which keeps ordinary numbers in prose from being refused.
- */
-export function containsCardNumber(text: string): boolean {
-  let i = 0;
-  while (i < text.length) {
-    if (!isDigit(text.charAt(i))) {
-      i++;
-      continue;
-    }
-    // One chain: digit groups joined by single separators.
-    const groups: string[] = [];
-    for (;;) {
-      let group = '';
-      while (i < text.length && isDigit(text.charAt(i))) group += text.charAt(i++);
-      groups.push(group);
-      if (i + 1 < text.length && isSeparator(text.charAt(i)) && isDigit(text.charAt(i + 1))) i++;
-      else break;
-    }
-    for (let start = 0; start < groups.length; start++) {
-      let digits = '';
-      for (let end = start; end < groups.length && digits.length < 19; end++) {
-        digits += groups[end];
-        if (digits.length >= 13 && digits.length <= 19 && digits[0] !== '0' && passesLuhn(digits)) return true;
-      }
-    }
-  }
-  return false;
 }
 
 /**

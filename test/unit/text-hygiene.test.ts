@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { containsCardNumber } from '../../src/domain/sensitive-data';
 import {
-  containsCardNumber,
   FREE_TEXT_FIELDS,
   findUnsafeFormText,
   findUnsafeText,

@@ -9,7 +9,7 @@ import { LANGUAGES, missingTools, type PreparedVerifier, prepareVerifiers } from
 /**
  * A real order.completed, from evaluate through the outbox relay and the delivery workflow to a
  * real HTTPS receiver, verified by every merchant-language verifier of docs/webhooks.md that this
- * machine can run (test/unit/webhook-verifiers.test.ts covers the vendor vector and the missing ones).
+ * machine can run (test/api/webhook-verifier-languages.test.ts covers the vendor vector and the missing ones).
  */
 describe('a real delivery verified in every merchant language', () => {
   let stack: TestStack;

@@ -273,6 +273,12 @@ describe('input hygiene: control characters, unpaired surrogates and card number
       params: () => ({ id: ids.webhook as string }),
     },
     {
+      route: 'POST /v1/webhooks/:id/test',
+      auth: 'merchant',
+      params: () => ({ id: ids.webhook as string }),
+      body: () => ({ event: 'order.completed' }),
+    },
+    {
       route: 'GET /v1/webhooks/:id/deliveries',
       auth: 'merchant',
       params: () => ({ id: ids.webhook as string }),

@@ -45,7 +45,10 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
     evaluateUpdate,
     (input) =>
       order.exclusive(async () => {
-        if (!order.evaluated) return (order.firstAnswer = await firstEvaluate(order, input));
+        if (!order.evaluated) {
+          order.firstAnswer = await firstEvaluate(order, input);
+          return order.firstAnswer;
+        }
         // The first evaluate again (same key): its answer, not a further evaluate (which may capture).
         const first = order.evaluation?.idempotencyKey;
         if (first && input.idempotencyKey === first && order.firstAnswer) return order.firstAnswer;

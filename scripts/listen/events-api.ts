@@ -1,16 +1,6 @@
+import type { WebhookEnvelope } from '../../src/domain/webhooks/envelope';
 /** One event as GET /v1/events lists it (the envelope's fields, less IdempotencyKey and IsResent). */
-export interface ListedEvent {
-  EventId: string;
-  Event: string;
-  TimeStamp: string;
-  EventData: unknown;
-  Mid: string | null;
-  Pid: string;
-  ExternalOrderId: string | null;
-  OrderId: string | null;
-  ConfirmationId: string | null;
-  IsTestMode: boolean;
-}
+export type ListedEvent = Omit<WebhookEnvelope, 'IdempotencyKey' | 'IsResent'> & { EventId: string };
 
 interface EventsPage {
   data: ListedEvent[];

@@ -1,15 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { closeServer, listen } from '../../src/api/server';
-import { createDb, type Db } from '../../src/db/knex';
 import { type ApiAnswer, callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { PgProxy } from '../helpers/pg-proxy';
+import { type PgProxy, startApiBehindProxy } from '../helpers/pg-proxy';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { killWorker, startWorkerProcess } from '../helpers/worker-process';
@@ -29,8 +25,7 @@ describe('Postgres killed for 20 s under load', () => {
   jest.setTimeout(180_000);
   let stack: TestStack;
   let proxy: PgProxy;
-  let db: Db;
-  let server: Server;
+  let api: Awaited<ReturnType<typeof startApiBehindProxy>>;
   let base: string;
   let token: string;
   let worker: ChildProcess | undefined;
@@ -38,24 +33,14 @@ describe('Postgres killed for 20 s under load', () => {
 
   beforeAll(async () => {
     stack = await startTestStack({ inProcessWorker: false });
-    proxy = await PgProxy.forUrl(stack.databaseUrl).start();
-    db = createDb(proxy.rewrite(stack.databaseUrl), 10, stack.logs.logger);
-    server = await listen(
-      { config: stack.config, db, temporal: stack.connection, temporalClient: stack.client, logger: stack.logs.logger },
-      '127.0.0.1',
-      0,
-      stack.config.http,
-    );
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    api = await startApiBehindProxy(stack, 10);
+    ({ proxy, base } = api);
     token = await accessToken(stack.baseUrl, await seedKey(stack.db, await seedMerchant(stack.db)));
     worker = await startWorkerProcess(stack, output, proxy.rewrite(stack.databaseUrl));
   });
   afterAll(async () => {
-    proxy?.up();
     if (worker) await killWorker(worker);
-    if (server) await closeServer(server);
-    await db?.destroy();
-    await proxy?.stop();
+    await api?.stop();
     await stack?.stop();
     await appendFile(path.join(shared('logDir'), `database-outage-${process.pid}.log`), output.join(''));
   });

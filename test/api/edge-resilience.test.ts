@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { closeServer, listen } from '../../src/api/server';
-import { createDb, type Db } from '../../src/db/knex';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -11,7 +10,7 @@ import {
 } from '../../src/db/repositories/idempotency';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { PgProxy } from '../helpers/pg-proxy';
+import { type PgProxy, startApiBehindProxy } from '../helpers/pg-proxy';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 /**
@@ -35,32 +34,21 @@ async function timedGet(url: string, token?: string) {
 describe('the API edge with Postgres down or frozen', () => {
   let stack: TestStack;
   let proxy: PgProxy;
-  let db: Db;
-  let server: Server;
+  let api: Awaited<ReturnType<typeof startApiBehindProxy>>;
   let base: string;
   let token: string;
   let mid: string;
 
   beforeAll(async () => {
     stack = await startTestStack();
-    proxy = await PgProxy.forUrl(stack.databaseUrl).start();
-    db = createDb(proxy.rewrite(stack.databaseUrl), 5, stack.logs.logger);
-    server = await listen(
-      { config: stack.config, db, temporal: stack.connection, temporalClient: stack.client, logger: stack.logs.logger },
-      '127.0.0.1',
-      0,
-      stack.config.http,
-    );
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    api = await startApiBehindProxy(stack, 5);
+    ({ proxy, base } = api);
     const m = await seedMerchant(stack.db);
     mid = m.mid;
     token = await accessToken(stack.baseUrl, await seedKey(stack.db, { pid: m.pid, mid: m.mid }));
   });
   afterAll(async () => {
-    proxy?.up();
-    if (server) await closeServer(server);
-    await db?.destroy();
-    await proxy?.stop();
+    await api?.stop();
     await stack?.stop();
   });
 

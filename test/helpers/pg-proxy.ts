@@ -1,4 +1,7 @@
 import net, { type AddressInfo } from 'node:net';
+import { closeServer, listen } from '../../src/api/server';
+import { createDb, type Db } from '../../src/db/knex';
+import type { TestStack } from './stack';
 
 /**
  * A TCP proxy in front of the shared test Postgres that a test can take down (connections reset,
@@ -95,4 +98,33 @@ export class PgProxy {
     this.down();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
+}
+
+/**
+ * A second API on the stack's database, reaching Postgres only through a PgProxy the test can
+ * take down or freeze. `stop` brings the proxy back up first, then closes everything it opened.
+ */
+export async function startApiBehindProxy(
+  stack: TestStack,
+  poolMax: number,
+): Promise<{ proxy: PgProxy; db: Db; base: string; stop(): Promise<void> }> {
+  const proxy = await PgProxy.forUrl(stack.databaseUrl).start();
+  const db = createDb(proxy.rewrite(stack.databaseUrl), poolMax, stack.logs.logger);
+  const server = await listen(
+    { config: stack.config, db, temporal: stack.connection, temporalClient: stack.client, logger: stack.logs.logger },
+    '127.0.0.1',
+    0,
+    stack.config.http,
+  );
+  return {
+    proxy,
+    db,
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      proxy.up();
+      await closeServer(server);
+      await db.destroy();
+      await proxy.stop();
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { ensureStripeMock } from './stripe-mock';
 import { ensureTemporalCli } from './temporal-cli';
 import { ensureTemporalServer, ensureTemporalSqlTool, ensureTemporalUiServer } from './temporal-server';
 import { ensureTemporalTestServer } from './temporal-test-server';
@@ -14,7 +15,9 @@ async function main(): Promise<void> {
   const sqlTool = await ensureTemporalSqlTool();
   // The cluster runs without its Web UI when this one cannot be built (docs/local-cluster.md).
   await ensureTemporalUiServer();
-  if (!cli || !testServer || !server || !sqlTool) process.exitCode = 1;
+  // The Stripe adapter's tests run against it (docs/processors.md).
+  const stripeMock = await ensureStripeMock();
+  if (!cli || !testServer || !server || !sqlTool || !stripeMock) process.exitCode = 1;
 }
 
 main().catch((err: unknown) => {

@@ -1,15 +1,21 @@
 import type { Db } from '../db/knex';
-import { revealCard } from '../db/repositories/card-vault';
-import { derivedUuid } from '../domain/ids';
+import { findVaultedCard, revealCard } from '../db/repositories/card-vault';
+import { getMerchantSettings } from '../db/repositories/merchants';
 import type { ChargeInput, ChargeResult } from '../domain/orders/contracts';
-import { simulateCharge } from '../domain/sandbox-processor';
 import type { VaultKey } from '../domain/vault-cipher';
+import type { Logger } from '../logger';
+import { chargeResultOf } from '../processors/advice';
+import { createProcessors } from '../processors/registry';
+import { type ProcessorSettings, processorSettingsFromEnv } from '../processors/settings';
 import { storeStep } from './store-failures';
 
 export interface ProcessorActivityDeps {
   db: Db;
   vaultKeys: VaultKey[];
   environment: string;
+  /** Processor credentials; read from the environment when not given (src/processors/settings.ts). */
+  processors?: ProcessorSettings;
+  logger?: Logger;
 }
 
 /**
@@ -20,29 +26,53 @@ export interface ProcessorActivityDeps {
  * the same way: the ids it answers are derived from them.
  */
 export function createProcessorActivities(deps: ProcessorActivityDeps) {
+  const processors = createProcessors({
+    environment: deps.environment,
+    settings: deps.processors ?? processorSettingsFromEnv(),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
   return {
-    /** Charges (sale) or authorizes. A vault read failure is StoreUnavailable, never "unavailable". */
+    /**
+     * Charges (sale) or authorizes on the merchant's processor (src/processors/). The card is read
+     * from the vault here and goes only to the processor. A vault read failure is
+     * StoreUnavailable, never "unavailable".
+     */
     async processorCharge(input: ChargeInput): Promise<ChargeResult> {
-      const pan = await storeStep('read card vault', () =>
-        revealCard(deps.db, input.merchantId, input.cardToken, deps.vaultKeys),
+      const [pan, card, settings] = await storeStep('read card vault', () =>
+        Promise.all([
+          revealCard(deps.db, input.merchantId, input.cardToken, deps.vaultKeys),
+          findVaultedCard(deps.db, input.merchantId, input.cardToken),
+          getMerchantSettings(deps.db, input.merchantId),
+        ]),
       );
-      if (!pan) return { result: 'hard_decline', code: '14' }; // no such card in this merchant's vault
-      const simulated = simulateCharge(pan, input, deps.environment);
-      return simulated.result === 'approved'
-        ? { result: 'approved', authorizationId: derivedUuid('authorization', input.idempotencyKey) }
-        : simulated;
+      if (!pan || !card) return { result: 'hard_decline', code: '14' }; // no such card in this merchant's vault
+      const processor = processors.forMerchant(settings.processor);
+      if (!processor) return { result: 'unavailable' };
+      const request = {
+        idempotencyKey: input.idempotencyKey,
+        card: { pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear },
+        amount: input.amount,
+        currency: input.currency,
+        flow: input.flow,
+        attempt: input.attempt,
+        threeDSecure: input.threeDSecure,
+        ...(input.challengeCompleted !== undefined ? { challengeCompleted: input.challengeCompleted } : {}),
+      };
+      const outcome = input.mode === 'authorize' ? await processor.authorize(request) : await processor.sale(request);
+      return chargeResultOf(outcome);
     },
 
+    /** Captures on the processor that issued the authorization. */
     async processorCapture(input: {
       idempotencyKey: string;
       authorizationId: string;
       amount: number;
     }): Promise<{ captureId: string }> {
-      return { captureId: derivedUuid('capture', input.idempotencyKey) };
+      return processors.forAuthorization(input.authorizationId).capture(input);
     },
 
     async processorVoid(input: { idempotencyKey: string; authorizationId: string }): Promise<void> {
-      void input;
+      await processors.forAuthorization(input.authorizationId).void(input);
     },
 
     /** Refunds part of a capture; the refund id is the idempotency key. */
@@ -51,7 +81,7 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       authorizationId: string;
       amount: number;
     }): Promise<{ processorReference: string }> {
-      return { processorReference: `rf_${input.refundId}` };
+      return processors.forAuthorization(input.authorizationId).refund(input);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROCESSOR_NAMES, type ProcessorName } from '../processors/port';
 
 /** 21 days: the longest async MIT rescue window the interface allows. */
 export const MAX_RESCUE_WINDOW_HOURS = 21 * 24;
@@ -14,6 +15,8 @@ export interface MerchantSettings {
   authorizeCapability: boolean;
   technicalContactEmail: string | null;
   captureWindowMinutes: number;
+  /** Who charges: null is the environment's default (sandbox: the simulator; production: none, 503002). */
+  processor: ProcessorName | null;
 }
 
 export const DEFAULT_MERCHANT_SETTINGS: MerchantSettings = {
@@ -23,6 +26,7 @@ export const DEFAULT_MERCHANT_SETTINGS: MerchantSettings = {
   authorizeCapability: false,
   technicalContactEmail: null,
   captureWindowMinutes: 5,
+  processor: null,
 };
 
 /** A PUT changes the fields it names; at least one is required. */
@@ -42,6 +46,7 @@ export const merchantSettingsUpdate = z
       .int()
       .min(1)
       .max(7 * 24 * 60),
+    processor: z.enum(PROCESSOR_NAMES).nullable(),
   })
   .partial()
   .strict()

@@ -10,6 +10,7 @@ import * as webhookSlots from './20261122020000_webhook_slots';
 import * as edgeResilience from './20261122030000_edge_resilience';
 import * as orderSessionKeyIndex from './20261122050000_order_session_key_index';
 import * as webhooksForDevelopers from './20261122070000_webhooks_for_developers';
+import * as processorSetting from './20261123010000_processor_setting';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -27,4 +28,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261122030000_edge_resilience', migration: edgeResilience },
   { name: '20261122050000_order_session_key_index', migration: orderSessionKeyIndex },
   { name: '20261122070000_webhooks_for_developers', migration: webhooksForDevelopers },
+  { name: '20261123010000_processor_setting', migration: processorSetting },
 ];

@@ -22,6 +22,7 @@ export async function getMerchantSettings(db: Db, merchantId: string): Promise<M
     authorizeCapability: row.authorize_capability,
     technicalContactEmail: row.technical_contact_email,
     captureWindowMinutes: row.capture_window_minutes,
+    processor: row.processor ?? null,
   };
 }
 
@@ -44,6 +45,7 @@ export async function updateMerchantSettings(
         authorize_capability: next.authorizeCapability,
         technical_contact_email: next.technicalContactEmail,
         capture_window_minutes: next.captureWindowMinutes,
+        processor: next.processor,
         updated_at: now,
       })
       .onConflict('merchant_id')

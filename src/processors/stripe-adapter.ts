@@ -1,0 +1,158 @@
+import Stripe from 'stripe';
+import type { Logger } from '../logger';
+import type { ChargeOutcome, ChargeRequest, ProcessorPort } from './port';
+import type { StripeSettings } from './settings';
+import { declineFromStripe } from './stripe-declines';
+
+type StripeErrorLike = Error & {
+  type?: string;
+  code?: string;
+  decline_code?: string;
+  advice_code?: string;
+  network_decline_code?: string;
+  requestId?: string;
+};
+
+/**
+ * The Stripe adapter (docs/processors.md): one PaymentMethod from the vaulted card data, then one
+ * PaymentIntent confirmed at once; `capture_method: manual` to authorize (AUTHORIZATION, Sync
+ * MIT), `off_session` for merchant-initiated charges. Every call carries the activity's
+ * idempotency key, so a re-run gets Stripe's first answer and never charges twice.
+ *
+ * Errors: a card_error is a decline; a request Stripe refuses (bad request, bad key, idempotency
+ * conflict) is "unavailable" (nothing was charged, retrying the same request cannot help);
+ * transport failures, rate limits and Stripe's own 5xx are thrown, so the activity is retried
+ * with the same key.
+ */
+export function createStripeAdapter(settings: StripeSettings, logger?: Logger): ProcessorPort {
+  const stripe = new Stripe(settings.secretKey, {
+    ...(settings.host ? { host: settings.host } : {}),
+    ...(settings.port ? { port: settings.port } : {}),
+    ...(settings.protocol ? { protocol: settings.protocol } : {}),
+    timeout: settings.timeoutMs,
+    // Temporal retries the activity with the same idempotency key; no second retry loop here.
+    maxNetworkRetries: 0,
+    appInfo: { name: 'payment-rescue-service' },
+  });
+
+  async function charge(request: ChargeRequest, manualCapture: boolean): Promise<ChargeOutcome> {
+    const key = request.idempotencyKey;
+    try {
+      const paymentMethod = await stripe.paymentMethods.create(
+        {
+          type: 'card',
+          card: { number: request.card.pan, exp_month: request.card.expiryMonth, exp_year: request.card.expiryYear },
+        },
+        { idempotencyKey: `${key}:payment-method` },
+      );
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: request.amount,
+          currency: request.currency.toLowerCase(),
+          payment_method: paymentMethod.id,
+          allowed_payment_method_types: ['card'],
+          confirm: true,
+          capture_method: manualCapture ? 'manual' : 'automatic',
+          // The cardholder is not present for a merchant-initiated charge: Stripe then declines
+          // rather than asking for authentication it cannot get.
+          ...(request.flow === 'CIT' ? {} : { off_session: true }),
+          metadata: { attempt: key },
+        },
+        { idempotencyKey: key },
+      );
+      return outcomeOf(intent);
+    } catch (err) {
+      return answerOf(err as StripeErrorLike, 'charge', key);
+    }
+  }
+
+  function outcomeOf(intent: Stripe.PaymentIntent): ChargeOutcome {
+    switch (intent.status) {
+      case 'succeeded':
+      case 'requires_capture':
+        return { result: 'approved', authorizationId: intent.id };
+      case 'requires_action':
+        return { result: 'challenge_required' };
+      case 'requires_payment_method': {
+        // Confirmed and refused: the last error says why (a decline without one is "do not honour").
+        const error = intent.last_payment_error;
+        return declineFromStripe(error ?? { decline_code: 'generic_decline' });
+      }
+      default:
+        // processing, canceled, requires_confirmation: no answer we can act on now.
+        logger?.warn({ processor: 'stripe', paymentIntent: intent.id, status: intent.status }, 'unexpected state');
+        return { result: 'unavailable' };
+    }
+  }
+
+  function answerOf(err: StripeErrorLike, call: string, key: string): ChargeOutcome {
+    const detail = { processor: 'stripe', call, idempotencyKey: key, type: err.type, code: err.code };
+    if (err.type === 'StripeCardError') {
+      const decline = declineFromStripe(err);
+      logger?.info({ ...detail, declineCode: err.decline_code, adviceCode: err.advice_code }, 'card declined');
+      return decline;
+    }
+    if (isTransient(err)) throw err;
+    logger?.error({ ...detail, requestId: err.requestId }, 'Stripe refused the request');
+    return { result: 'unavailable' };
+  }
+
+  /** Capture, void and refund are retried until Stripe answers: only a refusal is final. */
+  async function settle<T>(call: string, key: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      const e = err as StripeErrorLike;
+      if (!isTransient(e))
+        logger?.error(
+          { processor: 'stripe', call, idempotencyKey: key, type: e.type, code: e.code },
+          'Stripe refused the request',
+        );
+      throw err;
+    }
+  }
+
+  return {
+    name: 'stripe',
+    sale: (request) => charge(request, false),
+    authorize: (request) => charge(request, true),
+    capture: ({ idempotencyKey, authorizationId, amount }) =>
+      settle('capture', idempotencyKey, async () => {
+        const intent = await stripe.paymentIntents.capture(
+          authorizationId,
+          { amount_to_capture: amount },
+          { idempotencyKey },
+        );
+        const chargeId = typeof intent.latest_charge === 'string' ? intent.latest_charge : intent.latest_charge?.id;
+        return { captureId: chargeId ?? intent.id };
+      }),
+    void: ({ idempotencyKey, authorizationId }) =>
+      settle('void', idempotencyKey, async () => {
+        await stripe.paymentIntents.cancel(authorizationId, {}, { idempotencyKey });
+      }),
+    refund: ({ refundId, authorizationId, amount }) =>
+      settle('refund', refundId, async () => {
+        const refund = await stripe.refunds.create(
+          { payment_intent: authorizationId, amount },
+          { idempotencyKey: refundId },
+        );
+        return { processorReference: refund.id };
+      }),
+    issued: isStripeAuthorization,
+  };
+}
+
+/** Stripe's authorizations are its PaymentIntents. */
+export function isStripeAuthorization(authorizationId: string): boolean {
+  return authorizationId.startsWith('pi_');
+}
+
+/** Worth the same request again: the network, Stripe's rate limit or Stripe's own failure. */
+function isTransient(err: StripeErrorLike): boolean {
+  return (
+    err.type === 'StripeConnectionError' ||
+    err.type === 'StripeRateLimitError' ||
+    err.type === 'StripeAPIError' ||
+    !err.type?.startsWith('Stripe')
+  );
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { EnvOf } from './env';
+
+/** The HTTP server and its rate limits: slow or greedy clients cannot hold it (src/api/server.ts). */
+
+export const httpEnv = {
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(25),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
+  OAUTH_TOKEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000).default(1),
+  OAUTH_TOKEN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(20),
+  OPEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000).default(5),
+  OPEN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(100),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(65_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
+};
+
+export interface HttpConfig {
+  /** Token buckets shared by every API process through Postgres (docs/rate-limits.md). */
+  rateLimit: {
+    /** Per merchant, on the payment endpoints and tokenize. */
+    perSecond: number;
+    burst: number;
+    /** Per client id, on POST /v1/oauth2/token. */
+    tokenPerClient: { perSecond: number; burst: number };
+    /** Per client IP, on each open endpoint (token, health, failed tokenize keys and challenge reports). */
+    perIp: { perSecond: number; burst: number };
+  };
+  /** The HTTP server: slow clients cannot hold connections (src/api/server.ts). */
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
+}
+
+export function httpSettings(e: EnvOf<typeof httpEnv>): HttpConfig {
+  return {
+    rateLimit: {
+      perSecond: e.RATE_LIMIT_PER_SECOND,
+      burst: e.RATE_LIMIT_BURST,
+      tokenPerClient: { perSecond: e.OAUTH_TOKEN_RATE_LIMIT_PER_SECOND, burst: e.OAUTH_TOKEN_RATE_LIMIT_BURST },
+      perIp: { perSecond: e.OPEN_RATE_LIMIT_PER_SECOND, burst: e.OPEN_RATE_LIMIT_BURST },
+    },
+    http: {
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      // Node wants the headers deadline within the request's.
+      headersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { type DatabaseConfig, databaseEnv, databaseSettings } from './database';
+import { ConfigError } from './env';
+import { type HttpConfig, httpEnv, httpSettings } from './http';
+import { type MailConfig, mailEnv, mailSettings } from './mail';
+import { type SecurityConfig, securityEnv, securitySettings } from './security';
+import { type ServiceConfig, serviceEnv, serviceSettings } from './service';
+import { type TemporalConfig, temporalEnv, temporalSettings } from './temporal';
+import { type WebhooksConfig, webhooksEnv, webhooksSettings } from './webhooks';
+import { type WidgetSettings, widgetEnv, widgetSettings } from './widget';
+
+/**
+ * The one typed configuration of the service, read from environment variables and validated at
+ * start. Every variable is documented in README.md ("Configuration"); a bad value stops start-up
+ * with a message naming the variable. Each concern's variables live in a file of their own here.
+ */
+
+export { ConfigError } from './env';
+export type { Environment } from './service';
+export type { TemporalSecurity } from './temporal';
+
+const schema = z.object({
+  ...serviceEnv,
+  ...databaseEnv,
+  ...temporalEnv,
+  ...securityEnv,
+  ...httpEnv,
+  ...widgetEnv,
+  ...mailEnv,
+  ...webhooksEnv,
+});
+
+/** Every variable the configuration reads (README's configuration table documents each). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
+export interface Config extends ServiceConfig, SecurityConfig, HttpConfig {
+  database: DatabaseConfig;
+  temporal: TemporalConfig;
+  widget: WidgetSettings;
+  mail: MailConfig;
+  webhooks: WebhooksConfig;
+}
+
+/** Reads and validates the configuration; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const service = serviceSettings(e);
+  // Checked in this order so the first of several cross-variable problems reported stays the same.
+  const security = securitySettings(e, service.environment);
+  const temporal = temporalSettings(e);
+  return {
+    ...service,
+    ...security,
+    ...httpSettings(e),
+    database: databaseSettings(e),
+    temporal,
+    widget: widgetSettings(e, service.publicBaseUrl),
+    mail: mailSettings(e),
+    webhooks: webhooksSettings(e, service.environment),
+  };
+}
+
+/** For process entries: the configuration, or a message naming every bad variable and exit 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { type EnvOf, optionalUrl, port } from './env';
+
+/** The process itself: environment, where it listens, logs and keeps data, what it runs. */
+
+export type Environment = 'sandbox' | 'production';
+
+export const serviceEnv = {
+  FC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  PUBLIC_BASE_URL: optionalUrl.pipe(z.url().optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  MIGRATE_ON_START: z.enum(['true', 'false']).default('false'),
+  METRICS_PORT: port.optional(),
+  METRICS_TOKEN: optionalUrl.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  READY_POLLER_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(600_000).default(75_000),
+  WORKER_ROLE: z.enum(['all', 'orders', 'webhooks']).default('all'),
+};
+
+export interface ServiceConfig {
+  environment: Environment;
+  host: string;
+  port: number;
+  /** Base URL merchants use; defaults to http://HOST:PORT. */
+  publicBaseUrl: string;
+  logLevel: string;
+  dataDir: string;
+  /** Metrics (docs/deployment.md): a port of their own (else on the API port) and a bearer token. */
+  metrics: { port: number | undefined; token: string | undefined };
+  /** The standalone API (src/api/server.ts) runs the migrations at start only when true. */
+  migrateOnStart: boolean;
+  /** Readiness: a poller of the order task queue counts when seen within this (docs/deployment.md). */
+  readyPollerMaxAgeMs: number;
+  /** What the worker process (src/worker.ts) runs: both workers (default), or one of them. */
+  workerRole: 'all' | 'orders' | 'webhooks';
+}
+
+export function serviceSettings(e: EnvOf<typeof serviceEnv>): ServiceConfig {
+  return {
+    environment: e.FC_ENVIRONMENT,
+    host: e.HOST,
+    port: e.PORT,
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`,
+    logLevel: e.LOG_LEVEL,
+    dataDir: path.resolve(e.DATA_DIR),
+    metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
+    migrateOnStart: e.MIGRATE_ON_START === 'true',
+    readyPollerMaxAgeMs: e.READY_POLLER_MAX_AGE_MS,
+    workerRole: e.WORKER_ROLE,
+  };
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ConfigError, type EnvOf, optionalUrl, port } from './env';
+
+/** Temporal: an external cluster (with TLS or an API key), or the dev server under DATA_DIR. */
+
+export const temporalEnv = {
+  TEMPORAL_ADDRESS: optionalUrl,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('payment-rescue'),
+  WEBHOOK_TASK_QUEUE: optionalUrl,
+  TEMPORAL_DEV_SERVER_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  // Temporal's own environment-configuration names (docs/deployment.md, "Connecting to Temporal").
+  TEMPORAL_API_KEY: optionalUrl,
+  TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: optionalUrl,
+  TEMPORAL_TLS_CLIENT_KEY_PATH: optionalUrl,
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: optionalUrl,
+  TEMPORAL_TLS_SERVER_NAME: optionalUrl,
+  TEMPORAL_METRICS_BIND_ADDRESS: optionalUrl.pipe(
+    z
+      .string()
+      .regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port, e.g. 0.0.0.0:9464')
+      .optional(),
+  ),
+};
+
+export interface TemporalConfig {
+  /** Undefined means "start the Temporal dev server (with its Web UI) under dataDir". */
+  address: string | undefined;
+  namespace: string;
+  taskQueue: string;
+  /** Task queue of the webhook delivery workflows (their own worker and slots). */
+  webhookTaskQueue: string;
+  devServerPort: number;
+  uiPort: number;
+  /** TLS and API-key settings for a production cluster or Temporal Cloud (src/temporal/connect.ts). */
+  security: TemporalSecurity;
+  /** host:port of the worker's Prometheus exporter (the SDK's metrics); unset: none. */
+  metricsBindAddress: string | undefined;
+}
+
+/** How to reach a Temporal cluster that wants TLS, mTLS or an API key; all unset: plain gRPC. */
+export interface TemporalSecurity {
+  apiKey?: string | undefined;
+  /** TEMPORAL_TLS: explicit on/off; unset: on when any TLS file or an API key is given. */
+  tls?: boolean | undefined;
+  clientCertPath?: string | undefined;
+  clientKeyPath?: string | undefined;
+  serverCaCertPath?: string | undefined;
+  serverName?: string | undefined;
+}
+
+export function temporalSettings(e: EnvOf<typeof temporalEnv>): TemporalConfig {
+  if (Boolean(e.TEMPORAL_TLS_CLIENT_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_CLIENT_KEY_PATH)) {
+    throw new ConfigError(['TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH: set both or neither']);
+  }
+  return {
+    address: e.TEMPORAL_ADDRESS,
+    namespace: e.TEMPORAL_NAMESPACE,
+    taskQueue: e.TEMPORAL_TASK_QUEUE,
+    webhookTaskQueue: e.WEBHOOK_TASK_QUEUE ?? `${e.TEMPORAL_TASK_QUEUE}-webhooks`,
+    devServerPort: e.TEMPORAL_DEV_SERVER_PORT,
+    uiPort: e.TEMPORAL_UI_PORT,
+    security: {
+      apiKey: e.TEMPORAL_API_KEY,
+      tls: e.TEMPORAL_TLS === undefined ? undefined : e.TEMPORAL_TLS === 'true',
+      clientCertPath: e.TEMPORAL_TLS_CLIENT_CERT_PATH,
+      clientKeyPath: e.TEMPORAL_TLS_CLIENT_KEY_PATH,
+      serverCaCertPath: e.TEMPORAL_TLS_SERVER_CA_CERT_PATH,
+      serverName: e.TEMPORAL_TLS_SERVER_NAME,
+    },
+    metricsBindAddress: e.TEMPORAL_METRICS_BIND_ADDRESS,
+  };
+}

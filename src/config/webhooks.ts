@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { EnvOf } from './env';
+import type { Environment } from './service';
+
+/** Webhook delivery: attempt timeout, alerting and disabling failing endpoints, concurrency. */
+
+export const webhooksEnv = {
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
+  WEBHOOK_ALERT_AFTER_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(72),
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(120),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).optional(),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
+  WEBHOOK_MERCHANT_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(16),
+  WEBHOOK_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(200),
+};
+
+export interface WebhooksConfig {
+  timeoutMs: number;
+  alertAfterMs: number;
+  disableAfterMs: number;
+  allowPrivateNetworks: boolean;
+  /** Attempts in flight at once, across all workers, per endpoint and per merchant (docs/webhooks.md). */
+  maxInFlightPerEndpoint: number;
+  maxInFlightPerMerchant: number;
+  /** Attempts one webhook worker process runs at once (its activity slots). */
+  workerConcurrency: number;
+}
+
+export function webhooksSettings(e: EnvOf<typeof webhooksEnv>, environment: Environment): WebhooksConfig {
+  return {
+    timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    alertAfterMs: e.WEBHOOK_ALERT_AFTER_HOURS * 3_600_000,
+    disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+    // Sandbox defaults to allowing them: local development points webhooks at localhost.
+    allowPrivateNetworks:
+      (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? (environment === 'sandbox' ? 'true' : 'false')) === 'true',
+    maxInFlightPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+    maxInFlightPerMerchant: e.WEBHOOK_MERCHANT_CONCURRENCY,
+    workerConcurrency: e.WEBHOOK_WORKER_CONCURRENCY,
+  };
+}

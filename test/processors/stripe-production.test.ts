@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { listOrderEvents } from '../../src/db/repositories/events';
+import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
+import { callApi } from '../helpers/api-client';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { startTestStack, type TestStack } from '../helpers/stack';
+import { type CardNetwork, startCardNetwork } from './harness/card-network';
+import { BEHAVIOURS, CARDS, TEST_VAULT_KEYS } from './harness/cards';
+import { type StripeMock, startStripeMock } from './harness/stripe-mock';
+
+const nextYear = new Date().getUTCFullYear() + 1;
+
+/**
+ * Production mode with the Stripe adapter (docs/processors.md): the real API, worker, Temporal
+ * dev server and Postgres; Stripe is stripe-mock, which validates every request against Stripe's
+ * OpenAPI, behind the card-network simulator that plays the issuers (harness/card-network.ts).
+ */
+describe('production with the Stripe adapter against stripe-mock', () => {
+  let stripeMock: StripeMock;
+  let network: CardNetwork;
+  let stack: TestStack;
+  let token: string;
+  let mid: string;
+
+  beforeAll(async () => {
+    stripeMock = await startStripeMock();
+    network = await startCardNetwork(stripeMock.url, BEHAVIOURS);
+    process.env.STRIPE_SECRET_KEY = 'sk_test_processors';
+    process.env.STRIPE_API_BASE = network.url;
+    stack = await startTestStack({ env: { FC_ENVIRONMENT: 'production', CARD_VAULT_KEYS: TEST_VAULT_KEYS } });
+    const merchant = await seedMerchant(stack.db);
+    mid = merchant.mid;
+    token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+    const settings = await api('PUT', `/v1/merchants/${mid}/settings`, {
+      processor: 'stripe',
+      authorizeCapability: true,
+    });
+    expect(settings.body).toMatchObject({ processor: 'stripe', authorizeCapability: true });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await network?.stop();
+    await stripeMock?.stop();
+    delete process.env.STRIPE_SECRET_KEY;
+    delete process.env.STRIPE_API_BASE;
+  });
+
+  const api = (method: string, path: string, body?: unknown, as = token) =>
+    callApi(stack.baseUrl, as, method, path, body);
+  const evaluate = (cardNumber: string, overrides: Record<string, unknown> = {}) =>
+    api('POST', '/v1/evaluate', {
+      idempotencyKey: randomUUID(),
+      externalOrderId: `shop-${randomUUID()}`,
+      transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+      paymentMethod: { cardNumber, expiryMonth: 12, expiryYear: nextYear },
+      ...overrides,
+    });
+  const events = async (orderId: string) => (await listOrderEvents(stack.db, orderId)).map((e) => e.name);
+  const sent = (path: string | RegExp, idempotencyKey?: string) =>
+    network.requests.filter(
+      (r) =>
+        (typeof path === 'string' ? r.path === path : path.test(r.path)) &&
+        (idempotencyKey === undefined || r.idempotencyKey === idempotencyKey),
+    );
+
+  it('CIT sale: APPROVED, Completed with order.completed; one confirmed PaymentIntent keyed by the attempt', async () => {
+    const res = await evaluate(CARDS.approves);
+    expect(res.body).toMatchObject({ outcome: 'APPROVED', orderStatus: 7, orderStatusName: 'Completed' });
+    const { orderId, externalOrderId } = res.body;
+    expect(await events(orderId)).toEqual(['order.completed']);
+
+    const [paymentMethod] = sent('/v1/payment_methods', `${orderId}:charge:1:payment-method`);
+    expect(paymentMethod).toMatchObject({ status: 200, params: { type: 'card', 'card[number]': '<card number>' } });
+    const [intent, ...again] = sent('/v1/payment_intents', `${orderId}:charge:1`);
+    expect(again).toEqual([]);
+    expect(intent).toMatchObject({
+      status: 200,
+      params: {
+        amount: '2500',
+        currency: 'usd',
+        confirm: 'true',
+        capture_method: 'automatic',
+        'allowed_payment_method_types[0]': 'card',
+        'metadata[attempt]': `${orderId}:charge:1`,
+      },
+    });
+    expect(intent?.params).not.toHaveProperty('off_session');
+
+    // The card number went to Stripe from the activity only: never into the workflow's history.
+    const history = await stack.client.workflow.getHandle(orderWorkflowId(mid, externalOrderId)).fetchHistory();
+    expect(JSON.stringify(history)).not.toContain(CARDS.approves);
+    expect(stack.logs.text()).not.toContain(CARDS.approves);
+  });
+
+  it('authorize + capture: CAPTUREREQUIRED, then Completed; manual capture, captured with the capture key', async () => {
+    const res = await evaluate(CARDS.approves, { transactionType: 'AUTHORIZATION' });
+    expect(res.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', orderStatus: 5 });
+    const { orderId } = res.body;
+    expect(sent('/v1/payment_intents', `${orderId}:charge:1`)[0]?.params.capture_method).toBe('manual');
+
+    const captured = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
+    expect(captured.body).toMatchObject({
+      status: 'APPROVED',
+      orderStatus: 7,
+      amounts: { authorized: 2500, captured: 2500 },
+    });
+    expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
+    const [capture] = sent(/^\/v1\/payment_intents\/pi_\w+\/capture$/, `${orderId}:capture`);
+    expect(capture).toMatchObject({ status: 200, params: { amount_to_capture: '2500' } });
+  });
+
+  it('void: cancelling an authorization cancels its PaymentIntent; Cancelled with order.cancelled', async () => {
+    const { orderId } = (await evaluate(CARDS.approves, { transactionType: 'AUTHORIZATION' })).body;
+    const cancelled = await api('POST', `/v1/orders/${orderId}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    expect((await api('GET', `/v1/orders/${orderId}`)).body.status).toBe(2);
+    expect(await events(orderId)).toEqual(['order.capturerequired', 'order.cancelled']);
+    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, `${orderId}:void`)).toHaveLength(1);
+  });
+
+  it('refund: a Stripe refund of the PaymentIntent keyed by the refund id; order.refunded', async () => {
+    const { orderId } = (await evaluate(CARDS.approves)).body;
+    const refund = await api('POST', `/v1/orders/${orderId}/refund`, {
+      amountToRefund: 10.1,
+      idempotencyKey: randomUUID(),
+    });
+    expect(refund.body).toMatchObject({ amount: 1010, refundedAmount: 1010, status: 'APPROVED', orderStatus: 7 });
+    expect(await events(orderId)).toEqual(['order.completed', 'order.refunded']);
+    const [request] = sent('/v1/refunds', refund.body.transactionId);
+    expect(request).toMatchObject({ status: 200, params: { amount: '1010' } });
+    expect(request?.params.payment_intent).toMatch(/^pi_/);
+  });
+
+  it('CIT: a required authentication answers CHALLENGE; a do-not-retry decline answers DECLINED with its code', async () => {
+    const challenge = await evaluate(CARDS.challenge);
+    expect(challenge.body).toMatchObject({ outcome: 'CHALLENGE' });
+    expect(await events(challenge.body.orderId)).toEqual(['challenge.presented']);
+
+    const declined = await evaluate(CARDS.doNotTryAgain);
+    expect(declined.body).toMatchObject({ outcome: 'DECLINED', orderStatusName: 'Declined' });
+    expect((await api('GET', `/v1/orders/${declined.body.orderId}`)).body.status).toBe(8);
+    // The network's code from Stripe's card_error is the order's response code.
+    const row = await stack.db('orders').where({ id: declined.body.orderId }).first();
+    expect(row).toMatchObject({ response_code: '05', service_attempts: 1 });
+    expect(sent('/v1/payment_intents', `${declined.body.orderId}:charge:1`)[0]?.status).toBe(402);
+  });
+
+  it('a merchant with no processor still answers 503002 in production, and nothing reaches Stripe', async () => {
+    const other = await seedMerchant(stack.db);
+    const otherToken = await accessToken(stack.baseUrl, await seedKey(stack.db, other));
+    const before = network.requests.length;
+    const res = await callApi(stack.baseUrl, otherToken, 'POST', '/v1/evaluate', {
+      idempotencyKey: randomUUID(),
+      externalOrderId: `shop-${randomUUID()}`,
+      transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+      paymentMethod: { cardNumber: CARDS.approves, expiryMonth: 12, expiryYear: nextYear },
+    });
+    expect(res.status).toBe(503);
+    expect(res.body.error.id).toBe('503002');
+    // The charge is decided before the answer: a call to Stripe would already be recorded.
+    expect(network.requests.length).toBe(before);
+  });
+});

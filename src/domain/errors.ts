@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorDefinition, type ErrorName } from './error-catalogue';
 
-/** The API's one error shape, built from the catalogue (src/domain/error-catalogue.ts). */
+/** The API's one error shape, built from the catalogue (src/domain/error-catalogue/). */
 export { ERROR_CATALOGUE, type ErrorDefinition, type ErrorName, type RetryAdvice } from './error-catalogue';
 
 /** An error the API turns into the one JSON error shape. */

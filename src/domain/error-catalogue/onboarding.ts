@@ -1,0 +1,17 @@
+import type { ErrorDefinition } from './definition';
+
+/** Merchant applications (onboarding). */
+export const ONBOARDING_ERRORS = {
+  application_not_found: {
+    id: '404022',
+    status: 404,
+    message: 'The specified application could not be located.',
+    retry: 'no',
+  },
+  application_transition_not_allowed: {
+    id: '409020',
+    status: 409,
+    message: 'The application cannot make this transition from its current status.',
+    retry: 'no',
+  },
+} as const satisfies Record<string, ErrorDefinition>;

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
+import type { ProcessorSettings } from '../processors/settings';
 import { createMailer, type Mailer } from './mailer';
 import { createOrderActivities } from './orders';
 import { createProcessorActivities } from './processor';
@@ -13,6 +14,7 @@ export interface ActivityDeps {
   logger: Logger;
   vaultKeys: VaultKey[];
   environment: string;
+  processors?: ProcessorSettings;
   mailer: Mailer;
   webhooks: WebhookActivityDeps['webhooks'];
 }
@@ -32,7 +34,8 @@ export function createActivities(deps: ActivityDeps) {
 
 export type Activities = ReturnType<typeof createActivities>;
 
-export type ActivityConfig = Pick<Config, 'environment' | 'vaultKeys' | 'mail' | 'webhooks'>;
+export type ActivityConfig = Pick<Config, 'environment' | 'vaultKeys' | 'mail' | 'webhooks'> &
+  Partial<Pick<Config, 'processors'>>;
 
 /** The activities as the configuration wires them (the worker, and tests that run their own worker). */
 export function activitiesFor(config: ActivityConfig, db: Db, logger: Logger): Activities {
@@ -41,6 +44,7 @@ export function activitiesFor(config: ActivityConfig, db: Db, logger: Logger): A
     logger,
     vaultKeys: config.vaultKeys,
     environment: config.environment,
+    ...(config.processors ? { processors: config.processors } : {}),
     mailer: createMailer(config.mail, logger),
     webhooks: config.webhooks,
   });

@@ -6,14 +6,14 @@ import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
 import { chargeResultOf } from '../processors/advice';
 import { createProcessors } from '../processors/registry';
-import { type ProcessorSettings, processorSettingsFromEnv } from '../processors/settings';
+import type { ProcessorSettings } from '../processors/settings';
 import { storeStep } from './store-failures';
 
 export interface ProcessorActivityDeps {
   db: Db;
   vaultKeys: VaultKey[];
   environment: string;
-  /** Processor credentials; read from the environment when not given (src/processors/settings.ts). */
+  /** Processor credentials (src/processors/settings.ts); none when not given. */
   processors?: ProcessorSettings;
   logger?: Logger;
 }
@@ -28,7 +28,7 @@ export interface ProcessorActivityDeps {
 export function createProcessorActivities(deps: ProcessorActivityDeps) {
   const processors = createProcessors({
     environment: deps.environment,
-    settings: deps.processors ?? processorSettingsFromEnv(),
+    settings: deps.processors ?? { stripe: null },
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ProcessorSettings, processorsEnv, processorsSettings } from '../processors/settings';
 import { type DatabaseConfig, databaseEnv, databaseSettings } from './database';
 import { ConfigError } from './env';
 import { type HttpConfig, httpEnv, httpSettings } from './http';
@@ -28,6 +29,7 @@ const schema = z.object({
   ...widgetEnv,
   ...mailEnv,
   ...webhooksEnv,
+  ...processorsEnv,
 });
 
 /** Every variable the configuration reads (README's configuration table documents each). */
@@ -39,6 +41,8 @@ export interface Config extends ServiceConfig, SecurityConfig, HttpConfig {
   widget: WidgetSettings;
   mail: MailConfig;
   webhooks: WebhooksConfig;
+  /** Processor credentials (src/processors/settings.ts). */
+  processors: ProcessorSettings;
 }
 
 /** Reads and validates the configuration; throws ConfigError naming every bad variable. */
@@ -61,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     widget: widgetSettings(e, service.publicBaseUrl),
     mail: mailSettings(e),
     webhooks: webhooksSettings(e, service.environment),
+    processors: processorsSettings(e),
   };
 }
 

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { type EnvOf, optionalUrl } from '../config/env';
 
 /**
- * Processor credentials, from the environment (docs/processors.md, "Configuration"):
- * - STRIPE_SECRET_KEY: a secret (sk_) or restricted (rk_) key; without it no merchant can use Stripe
- *   and their evaluates answer 503002 as before;
+ * Processor credentials, part of the service's configuration (src/config/index.ts; README,
+ * "Configuration"; docs/processors.md):
+ * - STRIPE_SECRET_KEY: a secret (sk_) or restricted (rk_) key; without it no merchant can use
+ *   Stripe, and their evaluates answer 503002;
  * - STRIPE_API_BASE: another API origin, e.g. stripe-mock's http://127.0.0.1:12111 (default
  *   https://api.stripe.com);
  * - STRIPE_TIMEOUT_MS: per request, below the charge activity's 10 s start-to-close (default 8000).
@@ -20,23 +22,18 @@ export interface ProcessorSettings {
   stripe: StripeSettings | null;
 }
 
-const env = z.object({
-  STRIPE_SECRET_KEY: z
-    .string()
-    .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret (sk_) or restricted (rk_) key')
-    .optional(),
-  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+export const processorsEnv = {
+  STRIPE_SECRET_KEY: optionalUrl.pipe(
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret (sk_) or restricted (rk_) key')
+      .optional(),
+  ),
+  STRIPE_API_BASE: optionalUrl.pipe(z.url({ protocol: /^https?$/ }).optional()),
   STRIPE_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8000),
-});
+};
 
-export function processorSettingsFromEnv(source: NodeJS.ProcessEnv = process.env): ProcessorSettings {
-  const parsed = env.safeParse(source);
-  if (!parsed.success) {
-    // Never echo the values: one of them is a secret.
-    const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid processor configuration: ${fields.join('; ')}`);
-  }
-  const e = parsed.data;
+export function processorsSettings(e: EnvOf<typeof processorsEnv>): ProcessorSettings {
   if (!e.STRIPE_SECRET_KEY) return { stripe: null };
   const base = e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : undefined;
   return {

@@ -28,14 +28,18 @@ describe('async MIT rescue through Stripe (time-skipping server, stripe-mock)', 
   let worker: Awaited<ReturnType<typeof startTimeSkippingWorker>>;
   let owner: { mid: string; pid: string };
   const taskQueue = uniqueTaskQueue('processors');
-  const config = loadConfig({ FC_ENVIRONMENT: 'production', CARD_VAULT_KEYS: TEST_VAULT_KEYS });
+  let config: ReturnType<typeof loadConfig>;
   const cards: Record<string, EvaluateInput['card']> = {};
 
   beforeAll(async () => {
     [env, database, stripeMock] = await Promise.all([createTimeSkippingEnv(), createTestDatabase(), startStripeMock()]);
     network = await startCardNetwork(stripeMock.url, BEHAVIOURS);
-    process.env.STRIPE_SECRET_KEY = 'sk_test_processors';
-    process.env.STRIPE_API_BASE = network.url;
+    config = loadConfig({
+      FC_ENVIRONMENT: 'production',
+      CARD_VAULT_KEYS: TEST_VAULT_KEYS,
+      STRIPE_SECRET_KEY: 'sk_test_processors',
+      STRIPE_API_BASE: network.url,
+    });
     owner = await seedMerchant(database.db);
     await updateMerchantSettings(database.db, owner.mid, { processor: 'stripe' }, new Date());
     for (const pan of [CARDS.softThenApproves, CARDS.doNotTryAgain]) {
@@ -49,8 +53,6 @@ describe('async MIT rescue through Stripe (time-skipping server, stripe-mock)', 
     await database?.drop();
     await network?.stop();
     await stripeMock?.stop();
-    delete process.env.STRIPE_SECRET_KEY;
-    delete process.env.STRIPE_API_BASE;
   });
 
   const asyncMit = { flow: 'ASYNC_MIT', isMIT: true, isRecurring: true, intervalCount: 1 } as const;

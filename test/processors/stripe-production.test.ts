@@ -25,9 +25,14 @@ describe('production with the Stripe adapter against stripe-mock', () => {
   beforeAll(async () => {
     stripeMock = await startStripeMock();
     network = await startCardNetwork(stripeMock.url, BEHAVIOURS);
-    process.env.STRIPE_SECRET_KEY = 'sk_test_processors';
-    process.env.STRIPE_API_BASE = network.url;
-    stack = await startTestStack({ env: { FC_ENVIRONMENT: 'production', CARD_VAULT_KEYS: TEST_VAULT_KEYS } });
+    stack = await startTestStack({
+      env: {
+        FC_ENVIRONMENT: 'production',
+        CARD_VAULT_KEYS: TEST_VAULT_KEYS,
+        STRIPE_SECRET_KEY: 'sk_test_processors',
+        STRIPE_API_BASE: network.url,
+      },
+    });
     const merchant = await seedMerchant(stack.db);
     mid = merchant.mid;
     token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
@@ -41,8 +46,6 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     await stack?.stop();
     await network?.stop();
     await stripeMock?.stop();
-    delete process.env.STRIPE_SECRET_KEY;
-    delete process.env.STRIPE_API_BASE;
   });
 
   const api = (method: string, path: string, body?: unknown, as = token) =>

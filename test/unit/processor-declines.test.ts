@@ -1,6 +1,6 @@
+import { loadConfig } from '../../src/config';
 import { adviceForNetworkCode, chargeResultOf } from '../../src/processors/advice';
 import { createSandboxAdapter } from '../../src/processors/sandbox-adapter';
-import { processorSettingsFromEnv } from '../../src/processors/settings';
 import { declineFromStripe } from '../../src/processors/stripe-declines';
 
 /**
@@ -106,14 +106,19 @@ describe('processor decline mapping', () => {
     });
   });
 
-  it('reads Stripe settings from the environment, and never echoes a bad key', () => {
-    expect(processorSettingsFromEnv({})).toEqual({ stripe: null });
+  it('reads Stripe settings from the configuration, and never echoes a bad key', () => {
+    expect(loadConfig({}).processors).toEqual({ stripe: null });
     expect(
-      processorSettingsFromEnv({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_API_BASE: 'http://127.0.0.1:12111' }),
+      loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_API_BASE: 'http://127.0.0.1:12111' }).processors,
     ).toEqual({
       stripe: { secretKey: 'sk_test_abc', host: '127.0.0.1', port: 12111, protocol: 'http', timeoutMs: 8000 },
     });
-    expect(() => processorSettingsFromEnv({ STRIPE_SECRET_KEY: 'pk_live_leaked' })).toThrow(/STRIPE_SECRET_KEY/);
-    expect(() => processorSettingsFromEnv({ STRIPE_SECRET_KEY: 'pk_live_leaked' })).not.toThrow(/pk_live_leaked/);
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'rk_live_abc' }).processors.stripe).toEqual({
+      secretKey: 'rk_live_abc',
+      timeoutMs: 8000,
+    });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_live_leaked' })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_live_leaked' })).not.toThrow(/pk_live_leaked/);
+    expect(() => loadConfig({ STRIPE_API_BASE: 'ftp://stripe.example' })).toThrow(/STRIPE_API_BASE/);
   });
 });

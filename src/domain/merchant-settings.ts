@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { PROCESSOR_NAMES, type ProcessorName } from '../processors/port';
+
+/** The processors a merchant can be set to use (docs/processors.md). */
+export const PROCESSOR_NAMES = ['sandbox', 'stripe'] as const;
+export type ProcessorName = (typeof PROCESSOR_NAMES)[number];
 
 /** 21 days: the longest async MIT rescue window the interface allows. */
 export const MAX_RESCUE_WINDOW_HOURS = 21 * 24;

@@ -2,9 +2,9 @@ import type { ChargeInput, ChargeResult } from './orders/contracts';
 
 /**
  * The simulated card network of the sandbox: what each whitelisted test card does (docs/sandbox.md).
- * Deterministic in (card, attempt), so a retried activity gets the same answer. Production has no
- * card-network connection in this project: every charge there answers "unavailable" (evaluate
- * then answers 503 rescue_unavailable) rather than pretend.
+ * Deterministic in (card, attempt), so a retried activity gets the same answer. The sandbox
+ * adapter of the processor port (src/processors/); outside the sandbox it answers "unavailable"
+ * to every charge (evaluate then answers 503 rescue_unavailable) rather than pretend.
  */
 export function simulateCharge(
   pan: string,

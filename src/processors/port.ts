@@ -1,3 +1,4 @@
+import type { ProcessorName } from '../domain/merchant-settings';
 import type { Flow } from '../domain/orders/status';
 
 /**
@@ -7,9 +8,7 @@ import type { Flow } from '../domain/orders/status';
  * a workflow input, result, history or log.
  */
 
-/** The processors a merchant can be set to use (merchant setting `processor`). */
-export const PROCESSOR_NAMES = ['sandbox', 'stripe'] as const;
-export type ProcessorName = (typeof PROCESSOR_NAMES)[number];
+export type { ProcessorName } from '../domain/merchant-settings';
 
 /**
  * What a decline says about trying again, as the card networks' retry rules need it:

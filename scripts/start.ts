@@ -55,9 +55,11 @@ async function main(): Promise<void> {
     apiBaseUrl: config.publicBaseUrl,
     temporalUiUrl: uiUrl ?? '(external Temporal: see its own UI)',
   });
+  // A sandbox without ADMIN_API_TOKEN opens its back office with the seeded operator token.
+  const adminToken = config.adminToken ?? (config.environment === 'sandbox' ? credentials.adminToken : undefined);
   // Listen last: a healthy API means everything above, credentials included, is in place.
   const server = await listen(
-    { config, db, temporal: connection, temporalClient: client, logger },
+    { config: { ...config, adminToken }, db, temporal: connection, temporalClient: client, logger },
     config.host,
     config.port,
     config.http,

@@ -24,6 +24,7 @@ import { requestMetrics } from './middleware/metrics';
 import { failureLimit, rateLimit, SharedLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { adminRoutes } from './routes/admin';
+import { adminPartnerRoutes } from './routes/admin-partners';
 import { apiKeyRoutes } from './routes/api-keys';
 import { applicationRoutes } from './routes/applications';
 import { challengeRoutes } from './routes/challenges';
@@ -35,6 +36,7 @@ import { orderRoutes } from './routes/orders';
 import { outcomeRoutes } from './routes/outcome';
 import { referenceRoutes } from './routes/reference';
 import { siteWidgetRoutes } from './routes/site-widget';
+import { tokenizationKeyRoutes } from './routes/tokenization-keys';
 import { tokenizeRoutes } from './routes/tokenize';
 import { webhookRoutes } from './routes/webhooks';
 import { WIDGET_API_PATHS, widgetRoutes } from './routes/widget';
@@ -142,6 +144,7 @@ export function createApp(deps: AppDeps): RescueApp {
     }),
     oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, limits: tokenLimits }),
     adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),
+    adminPartnerRoutes({ db, environment: config.environment, adminToken: config.adminToken }),
     challengeRoutes({ db, workflows, rateLimit: tokenizeLimit }),
     tokenizeRoutes({
       db,
@@ -156,6 +159,11 @@ export function createApp(deps: AppDeps): RescueApp {
     // Bearer-authenticated resources, each with the scope it needs (docs/authentication.md).
     guardRoutes(
       apiKeyRoutes({ db, clock, environment: config.environment, rotationGraceMs: config.auth.rotationGraceMs }),
+      bearer,
+      requireScope('api_keys'),
+    ),
+    guardRoutes(
+      tokenizationKeyRoutes({ db, clock, environment: config.environment }),
       bearer,
       requireScope('api_keys'),
     ),

@@ -12,15 +12,21 @@ export interface SandboxCredentials {
   clientId: string;
   clientSecret: string;
   tokenizationKey: string;
+  /** A partner API key of `pid`: applications, and keys for the partner's merchants. */
+  partnerClientId: string;
+  partnerClientSecret: string;
+  /** The operators' back-office credential of this sandbox, used when ADMIN_API_TOKEN is unset. */
+  adminToken: string;
   apiBaseUrl: string;
   temporalUiUrl: string;
 }
 
 /**
- * First run of `npm start`: creates a sandbox partner, merchant, site, API client and
- * tokenization key, and writes their credentials (secrets in clear, the only place they exist
- * so) to `file` with mode 0600. Later runs reuse the file when its merchant is still in the
- * database; the URLs in it are refreshed.
+ * First run of `npm start`: creates a sandbox partner, merchant, site, API client, tokenization
+ * key, partner API key and operator token, and writes their credentials (secrets in clear, the
+ * only place they exist so) to `file` with mode 0600. Later runs reuse the file when its merchant
+ * is still in the database (adding what a file from an older version lacks); the URLs in it are
+ * refreshed.
  */
 export async function ensureSandboxCredentials(
   db: Db,
@@ -34,7 +40,7 @@ export async function ensureSandboxCredentials(
       .whereNull('revoked_at')
       .first();
     if (key) {
-      const credentials = { ...saved, ...urls };
+      const credentials = { ...saved, ...(await onboardingCredentials(db, saved)), ...urls };
       await writeAtomically(file, credentials);
       return { credentials, created: false };
     }
@@ -60,19 +66,54 @@ export async function ensureSandboxCredentials(
       scopes: [...SCOPES],
       environment: 'sandbox',
     });
-    await trx('tokenization_keys').insert({ merchant_id: merchant.id, key_hash: hashSecret(tokenizationKey) });
+    await trx('tokenization_keys').insert({
+      merchant_id: merchant.id,
+      name: 'Sandbox tokenization key',
+      key_hash: hashSecret(tokenizationKey),
+      key_hint: tokenizationKey.slice(-4),
+    });
+    const ids = { pid: partner.id as string, mid: merchant.id as string };
     return {
-      pid: partner.id as string,
-      mid: merchant.id as string,
+      ...ids,
       siteId: site.id as string,
       clientId: key.id as string,
       clientSecret,
       tokenizationKey,
+      ...(await onboardingCredentials(trx, ids)),
       ...urls,
     };
   });
   await writeAtomically(file, credentials);
   return { credentials, created: true };
+}
+
+/**
+ * What the partner application flow needs (a partner key, the operator token), issued once: a
+ * saved file that still has a live partner key keeps it.
+ */
+async function onboardingCredentials(
+  db: Db,
+  saved: Pick<SandboxCredentials, 'pid'> & Partial<SandboxCredentials>,
+): Promise<Pick<SandboxCredentials, 'partnerClientId' | 'partnerClientSecret' | 'adminToken'>> {
+  const adminToken = saved.adminToken ?? generateSecret('admin_sandbox');
+  const live =
+    saved.partnerClientId &&
+    (await db('api_keys').where({ id: saved.partnerClientId, partner_id: saved.pid }).whereNull('revoked_at').first());
+  if (live && saved.partnerClientSecret)
+    return {
+      partnerClientId: saved.partnerClientId as string,
+      partnerClientSecret: saved.partnerClientSecret,
+      adminToken,
+    };
+  const { row, secret } = await createApiKey(db, {
+    ownerType: 'partner',
+    partnerId: saved.pid,
+    merchantId: null,
+    name: 'Sandbox partner key',
+    scopes: [...SCOPES],
+    environment: 'sandbox',
+  });
+  return { partnerClientId: row.id, partnerClientSecret: secret, adminToken };
 }
 
 /** Readers (people, scripts) never see a half-written file: write beside it, then rename. */

@@ -4,7 +4,7 @@ import { ApiError } from './errors';
 
 /**
  * The checks a card number passes before it is vaulted (tokenize, and a raw card on evaluate):
- * number, brand, expiry and, in sandbox, the test-card whitelist. Errors name the field under
+ * number, brand, expiry and the test cards: in sandbox only they, in production never they. Errors name the field under
  * `prefix` and never echo the number.
  */
 export function checkCardForVault(
@@ -24,6 +24,10 @@ export function checkCardForVault(
     throw new ApiError('card_expired', { field: field('expiryYear') });
   if (environment === 'sandbox' && !isSandboxTestCard(checked.pan)) {
     throw new ApiError('sandbox_card_not_allowed', { field: field('cardNumber') });
+  }
+  // Production takes real cards only: a sandbox test card there is a misconfigured integration.
+  if (environment === 'production' && isSandboxTestCard(checked.pan)) {
+    throw new ApiError('test_card_not_allowed', { field: field('cardNumber') });
   }
   return { pan: checked.pan, brand: checked.brand };
 }

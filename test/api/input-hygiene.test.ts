@@ -239,6 +239,34 @@ describe('input hygiene: control characters, unpaired surrogates and card number
       fields: ['name', 'allowedOrigins.0'],
     },
     {
+      route: 'GET /v1/merchants/:mid/sites/:siteId',
+      auth: 'merchant',
+      params: () => ({ mid: merchant.mid, siteId: ids.site as string }),
+    },
+    {
+      route: 'PUT /v1/merchants/:mid/sites/:siteId',
+      auth: 'merchant',
+      params: () => ({ mid: merchant.mid, siteId: ids.site as string }),
+      body: () => ({ name: 'Renamed shop', allowedOrigins: [ORIGIN] }),
+      fields: ['name', 'allowedOrigins.0'],
+    },
+    // ---- tokenization keys (docs/authentication.md#tokenization-keys)
+    {
+      route: 'POST /v1/merchants/:mid/tokenization-keys',
+      auth: 'merchant',
+      params: () => ({ mid: merchant.mid }),
+      body: () => ({ name: 'checkout' }),
+      fields: ['name'],
+    },
+    { route: 'GET /v1/merchants/:mid/tokenization-keys', auth: 'merchant', params: () => ({ mid: merchant.mid }) },
+    ...(['GET', 'DELETE'] as const).map(
+      (method): Endpoint => ({
+        route: `${method} /v1/merchants/:mid/tokenization-keys/:id`,
+        auth: 'merchant',
+        params: () => ({ mid: merchant.mid, id: ids.tokenizationKey as string }),
+      }),
+    ),
+    {
       route: 'GET /v1/merchants/:mid/sites/:siteId/widget',
       auth: 'merchant',
       params: () => ({ mid: merchant.mid, siteId: ids.site as string }),
@@ -337,6 +365,12 @@ describe('input hygiene: control characters, unpaired surrogates and card number
       }),
     ),
     { route: 'POST /v1/admin/chargebacks/:id/reverse', auth: 'admin', params: () => ({ id: uuid() }) },
+    {
+      route: 'POST /v1/admin/partners',
+      auth: 'admin',
+      body: () => ({ name: 'Acme Payments', apiKey: { name: 'first' } }),
+      fields: ['name', 'apiKey.name'],
+    },
     // ---- the cardholder challenge component and the widget (public)
     {
       route: 'POST /v1/challenges/:orderSessionKey/:result',
@@ -507,6 +541,7 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     'sites',
     'webhook_endpoints',
     'applications',
+    'tokenization_keys',
   ];
   async function stored(): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
@@ -565,6 +600,7 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     ids.site = (
       await api('POST', `/v1/merchants/${merchant.mid}/sites`, { name: 'Shop', allowedOrigins: [ORIGIN] })
     ).body.siteId;
+    ids.tokenizationKey = (await api('POST', `/v1/merchants/${merchant.mid}/tokenization-keys`, {})).body.id;
     ids.webhook = (
       await api('POST', '/v1/webhooks', {
         url: 'https://127.0.0.1:9/hook',
@@ -684,6 +720,8 @@ describe('input hygiene: control characters, unpaired surrogates and card number
       ['POST', '/v1/api-keys', () => ({ name: 'k', description: `card 4111-1111-1111-1111` }), 'description'],
       ['PUT', '/v1/api-keys/:apiKey', () => ({ description: CARD }), 'description'],
       ['POST', '/v1/merchants/:mid/sites', () => ({ name: CARD, allowedOrigins: [ORIGIN] }), 'name'],
+      ['PUT', '/v1/merchants/:mid/sites/:site', () => ({ name: CARD }), 'name'],
+      ['POST', '/v1/merchants/:mid/tokenization-keys', () => ({ name: `tk ${CARD}` }), 'name'],
       [
         'POST',
         '/v1/webhooks',
@@ -695,6 +733,7 @@ describe('input hygiene: control characters, unpaired surrogates and card number
       const path = template
         .replace(':apiKey', ids.apiKey as string)
         .replace(':mid', merchant.mid)
+        .replace(':site', ids.site as string)
         .replace(':webhook', ids.webhook as string);
       const before = await stored();
       const res = await api(method, path, body());
@@ -705,7 +744,7 @@ describe('input hygiene: control characters, unpaired surrogates and card number
       expect(await stored()).toEqual(before);
     });
 
-    it('refuses one in application legalName, application and dispute reasons', async () => {
+    it('refuses one in application legalName, application and dispute reasons, partner and key names', async () => {
       const legal = await api(
         'POST',
         '/v1/applications',
@@ -719,6 +758,13 @@ describe('input hygiene: control characters, unpaired surrogates and card number
         reason: `cardholder says ${CARD}`,
       });
       expect(dispute.body.error).toMatchObject({ id: '400002', field: 'reason' });
+      for (const [body, field] of [
+        [{ name: CARD }, 'name'],
+        [{ name: 'Acme', apiKey: { name: CARD } }, 'apiKey.name'],
+      ] as const) {
+        const partner = await callApi(stack.baseUrl, ADMIN, 'POST', '/v1/admin/partners', body);
+        expect(partner.body.error).toMatchObject({ id: '400002', field });
+      }
     });
 
     it('never screens identifiers or the card fields: a numeric order id and a card number still work', async () => {

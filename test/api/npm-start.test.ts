@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,6 +79,69 @@ async function waitForHealth(url: string, running: Running, timeoutMs = 90_000):
   return res as Response;
 }
 
+/**
+ * Issue 15's must-show, over HTTP only: with the seeded partner key and operator token, a partner
+ * creates and submits an application, the operator approves and converts it, and the new merchant
+ * (an API key its partner issues, the tokenization key the conversion answered) tokenizes a card
+ * and gets APPROVED for an evaluate with that token.
+ */
+async function onboardOverHttp(
+  api: string,
+  credentials: { partnerClientId: string; partnerClientSecret: string; adminToken: string },
+): Promise<void> {
+  const call = async (token: string, method: string, path: string, body?: unknown, headers = {}) => {
+    const res = await fetch(`${api}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: the test reads whatever JSON came back
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const partner = await accessToken(api, {
+    clientId: credentials.partnerClientId,
+    clientSecret: credentials.partnerClientSecret,
+  });
+  const created = await call(partner, 'POST', '/v1/applications', {
+    business: {
+      legalName: 'New Shop Ltd',
+      contactEmail: 'ops@newshop.example',
+      siteOrigins: ['https://newshop.example'],
+    },
+  });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  expect((await call(partner, 'POST', `/v1/applications/${id}/submit`, {})).body.status).toBe('SUBMITTED');
+  const approved = await call(credentials.adminToken, 'POST', `/v1/admin/applications/${id}/approve`, {});
+  expect([approved.status, approved.body.status]).toEqual([200, 'APPROVED']);
+  const converted = await call(credentials.adminToken, 'POST', `/v1/admin/applications/${id}/convert`, {});
+  expect([converted.status, converted.body.status]).toEqual([200, 'CONVERTED']);
+  const { mid, site, tokenizationKey } = converted.body.merchant;
+  expect(site.allowedOrigins).toEqual(['https://newshop.example']);
+
+  const key = await call(partner, 'POST', '/v1/api-keys', { mid, name: 'New Shop backend' });
+  expect([key.status, key.body.mid]).toEqual([201, mid]);
+  const merchant = await accessToken(api, { clientId: key.body.clientId, clientSecret: key.body.secret });
+  const vaulted = await fetch(`${api}/v1/tokenize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-tokenization-key': tokenizationKey.key },
+    body: JSON.stringify({ cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 }),
+  });
+  expect(vaulted.status).toBe(201);
+  const { token } = (await vaulted.json()) as { token: string };
+  const evaluated = await call(merchant, 'POST', '/v1/evaluate', {
+    idempotencyKey: randomUUID(),
+    externalOrderId: `new-shop-${randomUUID()}`,
+    transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+    paymentMethod: { token },
+  });
+  expect([evaluated.status, evaluated.body.status, evaluated.body.orderStatusName]).toEqual([
+    200,
+    'APPROVED',
+    'Completed',
+  ]);
+}
+
 describe('npm start: the whole stack from one command', () => {
   jest.setTimeout(180_000);
   let dataDir: string;
@@ -101,7 +165,7 @@ describe('npm start: the whole stack from one command', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('serves health and the Temporal UI, seeds credentials, survives a restart, and leaves no process after SIGTERM', async () => {
+  it('serves health and the Temporal UI, seeds credentials, onboards a merchant over HTTP, survives a restart, and leaves no process after SIGTERM', async () => {
     const api = `http://127.0.0.1:${env.PORT}`;
     const first = npmStart(env);
     const health = await (await waitForHealth(`${api}/v1/health`, first)).json();
@@ -112,7 +176,19 @@ describe('npm start: the whole stack from one command', () => {
 
     const credentials = JSON.parse(await readFile(path.join(dataDir, 'sandbox-credentials.json'), 'utf8'));
     expect(Object.keys(credentials).sort()).toEqual(
-      ['apiBaseUrl', 'clientId', 'clientSecret', 'mid', 'pid', 'siteId', 'temporalUiUrl', 'tokenizationKey'].sort(),
+      [
+        'adminToken',
+        'apiBaseUrl',
+        'clientId',
+        'clientSecret',
+        'mid',
+        'partnerClientId',
+        'partnerClientSecret',
+        'pid',
+        'siteId',
+        'temporalUiUrl',
+        'tokenizationKey',
+      ].sort(),
     );
     expect(credentials.apiBaseUrl).toBe(api);
     expect(first.output.join('')).toContain(credentials.clientId);
@@ -128,6 +204,7 @@ describe('npm start: the whole stack from one command', () => {
       body: JSON.stringify({ cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 }),
     });
     expect(tokenized.status).toBe(201);
+    await onboardOverHttp(api, credentials);
 
     // An open workflow (a 30-day window) must survive the restart: the dev server keeps its state in DATA_DIR.
     const address = `127.0.0.1:${env.TEMPORAL_DEV_SERVER_PORT}`;

@@ -11,6 +11,8 @@ import {
   findApplication,
   listApplications,
 } from '../../db/repositories/applications';
+import { siteView } from '../../db/repositories/sites';
+import { tokenizationKeyView } from '../../db/repositories/tokenization-keys';
 import { APPLICATION_STATUSES, type ApplicationAction } from '../../domain/applications';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
@@ -50,7 +52,18 @@ export async function runTransition(
       extra: { applicationStatus: outcome.status },
     });
   }
-  ctx.body = applicationView(outcome.row);
+  const { issued } = outcome;
+  // A conversion answers, this once, what the new merchant needs to start: its site and tokenization key.
+  ctx.body = issued
+    ? {
+        ...applicationView(outcome.row),
+        merchant: {
+          mid: outcome.row.merchant_id,
+          site: siteView(issued.site),
+          tokenizationKey: { ...tokenizationKeyView(issued.tokenizationKey.row), key: issued.tokenizationKey.key },
+        },
+      }
+    : applicationView(outcome.row);
 }
 
 /**

@@ -2,33 +2,24 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { getMerchantSettings, updateMerchantSettings } from '../../db/repositories/merchants';
-import { createSite, listSites, siteView } from '../../db/repositories/sites';
+import { createSite, findMerchantSite, listSites, siteView, updateSite } from '../../db/repositories/sites';
 import type { Clock } from '../../domain/clock';
+import { ApiError } from '../../domain/errors';
 import { merchantSettingsUpdate } from '../../domain/merchant-settings';
+import { siteOrigin } from '../../domain/site-origins';
 import { merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 
 const midParam = z.uuid();
 
-/** An origin as browsers send it: https://host[:port]; plain http only for localhost. */
-const origin = z
-  .string()
-  .max(255)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-      return url.origin === value && (url.protocol === 'https:' || (url.protocol === 'http:' && local));
-    } catch {
-      return false;
-    }
-  }, 'must be an origin such as https://shop.example.com (http only for localhost), without path or trailing slash');
-
 export const siteBody = z.object({
   name: z.string().trim().min(1).max(100),
-  allowedOrigins: z.array(origin).min(1).max(50),
+  allowedOrigins: z.array(siteOrigin).min(1).max(50),
 });
+export const siteUpdateBody = siteBody
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'send at least one of name, allowedOrigins');
 
 /**
  * What the interface leaves to the merchant portal: settings (docs/merchant-settings.md) and
@@ -65,6 +56,25 @@ export function merchantRoutes(deps: { db: Db; clock: Clock }): Router {
     const site = await createSite(deps.db, { merchantId: mid, ...input });
     ctx.status = 201;
     ctx.body = siteView(site);
+  });
+
+  const siteInReach = async (ctx: { state: object; params: Record<string, string | undefined> }) => {
+    const mid = await reach(ctx);
+    const siteId = ctx.params.siteId ?? '';
+    const site = midParam.safeParse(siteId).success ? await findMerchantSite(deps.db, mid, siteId) : undefined;
+    if (!site) throw new ApiError('site_not_found');
+    return site;
+  };
+
+  router.get('/v1/merchants/:mid/sites/:siteId', async (ctx) => {
+    ctx.body = siteView(await siteInReach(ctx));
+  });
+
+  // Replaces what it names (allowedOrigins whole); the widget's CORS check uses the new origins at once.
+  router.put('/v1/merchants/:mid/sites/:siteId', async (ctx) => {
+    const site = await siteInReach(ctx);
+    const change = parseInput(siteUpdateBody, ctx.request.body);
+    ctx.body = siteView(await updateSite(deps.db, site.id, change));
   });
   return router;
 }

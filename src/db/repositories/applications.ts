@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type ApplicationAction, type ApplicationStatus, transition } from '../../domain/applications';
 import { DEFAULT_MERCHANT_SETTINGS } from '../../domain/merchant-settings';
+import { originsOf } from '../../domain/site-origins';
 import type { Db } from '../knex';
 import { updateMerchantSettings } from './merchants';
+import { createSite, type SiteRow } from './sites';
+import { createTokenizationKey, type TokenizationKeyRow } from './tokenization-keys';
 
 export interface ApplicationRow {
   id: string;
@@ -52,12 +55,21 @@ export async function listApplications(
   return status ? q.andWhere({ status }) : q;
 }
 
-export type TransitionOutcome = { kind: 'done'; row: ApplicationRow } | { kind: 'refused'; status: ApplicationStatus };
+/** What a conversion issues for the new merchant; the tokenization key in clear exists only here. */
+export interface ConversionIssue {
+  site: SiteRow;
+  tokenizationKey: { row: TokenizationKeyRow; key: string };
+}
+
+export type TransitionOutcome =
+  | { kind: 'done'; row: ApplicationRow; issued?: ConversionIssue }
+  | { kind: 'refused'; status: ApplicationStatus };
 
 /**
  * Applies one transition and records its event in the outbox, atomically (the row is locked, so
  * two concurrent transitions cannot both pass). Conversion creates the merchant, its first site
- * and its settings.
+ * (allowed origins: those of the application's siteOrigins), its settings and its first
+ * tokenization key.
  */
 export async function applyTransition(
   db: Db,
@@ -70,16 +82,23 @@ export async function applyTransition(
     const next = transition(row.status, action);
     if (!next) return { kind: 'refused', status: row.status };
     let merchantId = row.merchant_id;
+    let issued: ConversionIssue | undefined;
     if (action === 'convert') {
       const [merchant] = await trx('merchants')
         .insert({ partner_id: row.partner_id, name: row.business.legalName })
         .returning('id');
       merchantId = merchant.id as string;
-      await trx('sites').insert({
-        merchant_id: merchantId,
+      const site = await createSite(trx, {
+        merchantId,
         name: row.business.website ?? row.business.legalName,
-        allowed_origins: row.business.siteOrigins ?? [],
+        allowedOrigins: originsOf(row.business.siteOrigins ?? []),
       });
+      const tokenizationKey = await createTokenizationKey(trx, {
+        merchantId,
+        name: 'First tokenization key',
+        environment: input.isTestMode ? 'sandbox' : 'production',
+      });
+      issued = { site, tokenizationKey };
       await updateMerchantSettings(
         trx,
         merchantId,
@@ -111,6 +130,6 @@ export async function applyTransition(
       is_test_mode: input.isTestMode,
       occurred_at: input.now,
     });
-    return { kind: 'done', row: updated as ApplicationRow };
+    return { kind: 'done', row: updated as ApplicationRow, issued };
   });
 }

@@ -36,3 +36,19 @@ export async function createSite(
 export async function findMerchantSite(db: Db, merchantId: string, siteId: string): Promise<SiteRow | undefined> {
   return db<SiteRow>('sites').where({ id: siteId, merchant_id: merchantId }).first();
 }
+
+/** Changes what `change` names; the widget's CORS check reads the origins on every request. */
+export async function updateSite(
+  db: Db,
+  siteId: string,
+  change: { name?: string; allowedOrigins?: string[] },
+): Promise<SiteRow> {
+  const [row] = await db<SiteRow>('sites')
+    .where({ id: siteId })
+    .update({
+      ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(change.allowedOrigins !== undefined ? { allowed_origins: change.allowedOrigins } : {}),
+    })
+    .returning('*');
+  return row as SiteRow;
+}

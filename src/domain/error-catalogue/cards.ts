@@ -1,6 +1,6 @@
 import type { ErrorDefinition } from './definition';
 
-/** The card in a request: number, brand, expiry, sandbox test cards. */
+/** The card in a request: number, brand, expiry, sandbox test cards (and their refusal in production). */
 export const CARD_ERRORS = {
   card_number_invalid: {
     id: '400010',
@@ -14,6 +14,12 @@ export const CARD_ERRORS = {
     id: '400013',
     status: 400,
     message: 'The sandbox accepts only the whitelisted test cards (docs/sandbox.md).',
+    retry: 'after-fix',
+  },
+  test_card_not_allowed: {
+    id: '400014',
+    status: 400,
+    message: 'Production takes real cards only: sandbox test cards are refused (docs/go-live.md).',
     retry: 'after-fix',
   },
 } as const satisfies Record<string, ErrorDefinition>;

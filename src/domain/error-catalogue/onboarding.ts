@@ -1,11 +1,17 @@
 import type { ErrorDefinition } from './definition';
 
-/** Merchant applications (onboarding). */
+/** Merchant applications and tokenization keys (onboarding). */
 export const ONBOARDING_ERRORS = {
   application_not_found: {
     id: '404022',
     status: 404,
     message: 'The specified application could not be located.',
+    retry: 'no',
+  },
+  tokenization_key_not_found: {
+    id: '404023',
+    status: 404,
+    message: 'The specified tokenization key could not be located.',
     retry: 'no',
   },
   application_transition_not_allowed: {

@@ -1,6 +1,7 @@
 import type { Operation } from '../registry';
 import { identityOperations } from './identity';
 import { merchantOperations } from './merchants';
+import { onboardingOperations } from './onboarding';
 import { orderOperations } from './orders';
 import { partnerOperations } from './partners';
 import { referenceOperations } from './reference';
@@ -13,6 +14,7 @@ export const OPERATIONS: Operation[] = [
   ...identityOperations,
   ...partnerOperations,
   ...merchantOperations,
+  ...onboardingOperations,
   ...webhookOperations,
   ...webhookToolOperations,
   ...referenceOperations,

@@ -28,6 +28,7 @@ export const orderOperations: Operation[] = [
       'card_brand_unsupported',
       'card_expired',
       'sandbox_card_not_allowed',
+      'test_card_not_allowed',
       'merchant_forbidden',
       'authorize_capability_required',
       ...idempotency,

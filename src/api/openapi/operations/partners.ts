@@ -9,6 +9,9 @@ import { list, object } from '../schemas';
 const apps = { tag: 'Applications', auth: 'bearer' } as const;
 const back = { tag: 'Back office', auth: 'admin' } as const;
 const application = object('The application (docs/webhooks.md#partner-applications).');
+const converted = object(
+  'The application, with `merchant: { mid, site, tokenizationKey: { ...key, key } }` (the key shown this once).',
+);
 const dispute = object('`{ id, kind, orderId, status, eventData }`.');
 
 /** Tokenization, challenges, partner applications and the operators' back office. */
@@ -32,6 +35,7 @@ export const partnerOperations: Operation[] = [
       'card_brand_unsupported',
       'card_expired',
       'sandbox_card_not_allowed',
+      'test_card_not_allowed',
       'rate_limited',
     ],
   },
@@ -91,7 +95,12 @@ export const partnerOperations: Operation[] = [
       path: `/v1/admin/applications/:id/${action}`,
       summary: `${action[0]?.toUpperCase()}${action.slice(1)} an application (operators)`,
       body: applications.decisionBody,
-      responses: { 200: { description: 'The application', body: application } },
+      responses: {
+        200:
+          action === 'convert'
+            ? { description: "The application, and once the new merchant's site and tokenization key", body: converted }
+            : { description: 'The application', body: application },
+      },
       errors: ['invalid_admin_token', 'application_not_found', 'application_transition_not_allowed'],
     }),
   ),

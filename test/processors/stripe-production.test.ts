@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { listOrderEvents } from '../../src/db/repositories/events';
 import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { type CardNetwork, startCardNetwork } from './harness/card-network';
@@ -146,6 +147,56 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     const row = await stack.db('orders').where({ id: declined.body.orderId }).first();
     expect(row).toMatchObject({ response_code: '05', service_attempts: 1 });
     expect(sent('/v1/payment_intents', `${declined.body.orderId}:charge:1`)[0]?.status).toBe(402);
+  });
+
+  it('Sync MIT: authorized off-session, captured by a further evaluate; a closed window voids the PaymentIntent', async () => {
+    const sync = await seedMerchant(stack.db);
+    const syncToken = await accessToken(stack.baseUrl, await seedKey(stack.db, sync));
+    await api('PUT', `/v1/merchants/${sync.mid}/settings`, { processor: 'stripe', mitEvaluation: 'sync' }, syncToken);
+    const syncBody = (seconds: number, cardNumber: string = CARDS.approves) => ({
+      idempotencyKey: randomUUID(),
+      externalOrderId: `shop-${randomUUID()}`,
+      isMIT: true,
+      isRecurring: true,
+      subscription: { intervalCount: 1 },
+      expiryDateUtc: new Date(Date.now() + seconds * 1000).toISOString(),
+      transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+      paymentMethod: { cardNumber, expiryMonth: 12, expiryYear: nextYear },
+    });
+
+    const inTime = syncBody(60);
+    const first = await api('POST', '/v1/evaluate', inTime, syncToken);
+    expect(first.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', orderStatus: 5 });
+    const { orderId } = first.body;
+    expect(sent('/v1/payment_intents', `${orderId}:charge:1`)[0]?.params).toMatchObject({
+      off_session: 'true',
+      capture_method: 'manual',
+    });
+    const again = await api('POST', '/v1/evaluate', { ...inTime, idempotencyKey: randomUUID() }, syncToken);
+    expect(again.body).toMatchObject({ orderId, outcome: 'APPROVED', orderStatus: 7 });
+    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/capture$/, `${orderId}:capture`)).toHaveLength(1);
+    expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
+
+    const late = syncBody(2);
+    const rescued = await api('POST', '/v1/evaluate', late, syncToken);
+    expect(rescued.body.outcome).toBe('CAPTUREREQUIRED');
+    // The cutoff is a moment on the clock: wait until it has passed, then ask again.
+    await eventually(
+      async () => Date.now(),
+      (now) => now > Date.parse(late.expiryDateUtc),
+      { describe: 'the Sync MIT window to close', timeoutMs: 10_000 },
+    );
+    const tooLate = await api('POST', '/v1/evaluate', { ...late, idempotencyKey: randomUUID() }, syncToken);
+    expect(tooLate.body).toMatchObject({ orderId: rescued.body.orderId, outcome: 'DECLINED', orderStatus: 2 });
+    expect(await events(rescued.body.orderId)).toEqual(['order.capturerequired', 'order.expired']);
+    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, `${rescued.body.orderId}:void`)).toHaveLength(1);
+  });
+
+  it('the processor setting is validated: an unknown one is 400 naming the field, and changes nothing', async () => {
+    const res = await api('PUT', `/v1/merchants/${mid}/settings`, { processor: 'paypal' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ id: '400002', field: 'processor' });
+    expect((await api('GET', `/v1/merchants/${mid}/settings`)).body.processor).toBe('stripe');
   });
 
   it('a merchant with no processor still answers 503002 in production, and nothing reaches Stripe', async () => {

@@ -4,16 +4,13 @@ import Koa from 'koa';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { type Clock, systemClock } from '../domain/clock';
-import { ApiError } from '../domain/errors';
-import { TokenBuckets } from '../domain/token-bucket';
-import { WIDGET_SENSE_KEY_RATE } from '../domain/widget-signals';
 import type { Logger } from '../logger';
 import { metricsEndpoint } from '../observability/http';
 import { OrderClient } from '../orders/order-client';
-import { payingMerchant } from './access';
 import { guardRoutes } from './guard';
+import { apiLimits } from './limits';
 import { accessLog } from './middleware/access-log';
-import { bearerAuth, principalOf, requireScope } from './middleware/authenticate';
+import { bearerAuth, requireScope } from './middleware/authenticate';
 import { collapseSlashes } from './middleware/collapse-slashes';
 import { databaseOutageAs503 } from './middleware/database-unavailable';
 import { errorHandler } from './middleware/errors';
@@ -21,7 +18,6 @@ import { InFlight } from './middleware/in-flight';
 import { screenRouteInputs } from './middleware/input-hygiene';
 import { jsonBody } from './middleware/json-body';
 import { requestMetrics } from './middleware/metrics';
-import { failureLimit, rateLimit, SharedLimits } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { adminRoutes } from './routes/admin';
 import { adminPartnerRoutes } from './routes/admin-partners';
@@ -81,53 +77,8 @@ export function createApp(deps: AppDeps): RescueApp {
   app.use(jsonBody({ formPaths: ['/v1/oauth2/token'], ownParserPaths: WIDGET_API_PATHS }));
 
   // Rate limits shared by every API process through Postgres (docs/rate-limits.md).
-  const limits = new SharedLimits(db, deps.logger);
-  const buckets = limits.buckets('merchant', config.rateLimit.perSecond, config.rateLimit.burst);
-  const tokenizeLimit = rateLimit(buckets, clock, (ctx) => ctx.state.merchantId as string);
-  const paymentsLimit = rateLimit(buckets, clock, (ctx) => payingMerchant(principalOf(ctx.state)));
-  const perIp = config.rateLimit.perIp;
-  const tokenLimits = {
-    perIp: limits.buckets('token-ip', perIp.perSecond, perIp.burst),
-    perClient: limits.buckets(
-      'token-client',
-      config.rateLimit.tokenPerClient.perSecond,
-      config.rateLimit.tokenPerClient.burst,
-    ),
-  };
-  // Health answers when Postgres does not: its per-IP buckets are this process's own.
-  const healthLimit = rateLimit(new TokenBuckets(perIp.perSecond, perIp.burst), clock, (ctx) => ctx.ip);
-  // Failed attempts only: a bad tokenization key, a challenge report for an unknown session key.
-  const failuresFrom = limits.buckets('failures-ip', perIp.perSecond, perIp.burst);
-  app.use(
-    failureLimit(
-      failuresFrom,
-      clock,
-      (ctx) => ctx.ip,
-      (ctx) => ctx.method === 'POST' && (ctx.path === '/v1/tokenize' || ctx.path.startsWith('/v1/challenges/')),
-      (err) =>
-        err instanceof ApiError &&
-        (err.errorName === 'invalid_tokenization_key' || err.errorName === 'order_not_found'),
-      'Too many failed attempts from this address. Retry after the Retry-After period.',
-    ),
-  );
-  const widgetSiteBuckets = limits.buckets(
-    'widget-site',
-    config.widget.rateLimit.perSecond,
-    config.widget.rateLimit.burst,
-  );
-  const widgetSiteLimit = rateLimit(
-    widgetSiteBuckets,
-    clock,
-    (ctx) => (ctx.state.site as { id: string }).id,
-    'widget_rate_limited',
-  );
-  const senseKeyBuckets = limits.buckets('sense-key', WIDGET_SENSE_KEY_RATE.perSecond, WIDGET_SENSE_KEY_RATE.burst);
-  const senseKeyLimit = rateLimit(
-    senseKeyBuckets,
-    clock,
-    (ctx) => `${(ctx.state.site as { id: string }).id}:${(ctx.state.batch as { senseKey: string }).senseKey}`,
-    'widget_rate_limited',
-  );
+  const limits = apiLimits(db, deps.logger, clock, config);
+  app.use(limits.failures);
 
   const workflows = new OrderClient(deps.temporalClient, config.temporal.taskQueue);
   const bearer = bearerAuth(db, clock);
@@ -137,25 +88,25 @@ export function createApp(deps: AppDeps): RescueApp {
       db,
       temporal: deps.temporal,
       environment: config.environment,
-      rateLimit: healthLimit,
+      rateLimit: limits.health,
       namespace: deps.temporalClient.options.namespace,
       taskQueue: config.temporal.taskQueue,
       pollerMaxAgeMs: config.readyPollerMaxAgeMs,
     }),
-    oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, limits: tokenLimits }),
+    oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, limits: limits.token }),
     adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),
     adminPartnerRoutes({ db, environment: config.environment, adminToken: config.adminToken }),
-    challengeRoutes({ db, workflows, rateLimit: tokenizeLimit }),
+    challengeRoutes({ db, workflows, rateLimit: limits.tokenize }),
     tokenizeRoutes({
       db,
       clock,
       environment: config.environment,
       vaultKeys: config.vaultKeys,
-      rateLimit: tokenizeLimit,
+      rateLimit: limits.tokenize,
     }),
     widgetScriptRoutes({ bundle: widgetBundle(config.widget.apiBase) }),
     referenceRoutes(), // GET /v1/openapi.json and /docs (no authentication)
-    widgetRoutes({ db, clock, siteRateLimit: widgetSiteLimit, senseKeyRateLimit: senseKeyLimit }),
+    widgetRoutes({ db, clock, siteRateLimit: limits.widgetSite, senseKeyRateLimit: limits.senseKey }),
     // Bearer-authenticated resources, each with the scope it needs (docs/authentication.md).
     guardRoutes(
       apiKeyRoutes({ db, clock, environment: config.environment, rotationGraceMs: config.auth.rotationGraceMs }),
@@ -185,7 +136,7 @@ export function createApp(deps: AppDeps): RescueApp {
       requireScope('webhooks'),
     ),
     guardRoutes(applicationRoutes({ db, clock, environment: config.environment }), bearer),
-    guardRoutes(outcomeRoutes({ db, rateLimit: paymentsLimit }), bearer, requireScope('payments')),
+    guardRoutes(outcomeRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
     guardRoutes(
       orderRoutes({
         db,
@@ -194,7 +145,7 @@ export function createApp(deps: AppDeps): RescueApp {
         environment: config.environment,
         vaultKeys: config.vaultKeys,
         workflows,
-        rateLimit: paymentsLimit,
+        rateLimit: limits.payments,
       }),
       bearer,
       requireScope('payments'),

@@ -1,20 +1,13 @@
-import type { WidgetSignal } from '../domain/widget-signals';
-import { pageTime } from './clock';
-import { EmailCapture } from './email-capture';
+import { Collection } from './collection';
 import { computeFingerprint, type Fingerprint } from './fingerprint';
-import { FormScraper } from './form-scrape';
 import { InteractionTracker } from './interactions';
 import { fetchConfig, type RemoteConfig } from './remote-config';
-import { type RouteTrigger, routePath, watchRoutes } from './route-watch';
 import { SenseKeys } from './sense-key';
 import { SessionStore } from './session-store';
-import { Transport } from './transport';
 import { uuid } from './uuid';
 
 /** The longest order id the service accepts on a batch (and on evaluate). */
 const MAX_ORDER_ID = 200;
-/** After a route change, the new route's DOM is given this long to render before re-collection. */
-const ROUTE_SETTLE_MS = 250;
 
 export interface OrderIdProps {
   orderId?: unknown;
@@ -38,10 +31,7 @@ export class Widget {
   private readonly keys: SenseKeys;
   private readonly interactions = new InteractionTracker();
   private fingerprint: Promise<Fingerprint | null> = Promise.resolve(null);
-  private config: RemoteConfig | null = null;
-  private transport: Transport | null = null;
-  private emails: EmailCapture | null = null;
-  private forms: FormScraper | null = null;
+  private collection: Collection | null = null;
   private bindPending = false;
 
   constructor(
@@ -102,9 +92,9 @@ export class Widget {
     const orderId = text(props.externalOrderId) ?? text(props.orderId);
     if (!orderId || orderId.length > MAX_ORDER_ID) return undefined;
     if (orderId !== this.keys.externalOrderId()) {
-      this.transport?.flush(); // what was collected so far belongs to the key it was collected under
-      if (this.keys.bind(orderId)) this.seedNewKey();
-      if (this.transport) this.transport.flush(true);
+      this.collection?.flush(); // what was collected so far belongs to the key it was collected under
+      if (this.keys.bind(orderId)) this.collection?.seedNewKey();
+      if (this.collection) this.collection.flush(true);
       else this.bindPending = true;
     }
     return this.keys.current();
@@ -121,82 +111,9 @@ export class Widget {
   }
 
   private start(config: RemoteConfig): void {
-    const doc = this.win.document;
-    this.config = config;
     const endpoint = `${this.api}/v1/widget/${encodeURIComponent(this.mid ?? '')}/${encodeURIComponent(this.siteId ?? '')}/signals`;
-    const transport = new Transport(endpoint, config.limits, () => ({
-      senseKey: this.keys.current(),
-      externalOrderId: this.keys.externalOrderId(),
-    }));
-    this.transport = transport;
-    const emit = (signal: WidgetSignal) => transport.push(signal);
-
-    this.sendFingerprint();
-    if (config.collect.emailCapture) {
-      this.emails = new EmailCapture(config.selectors.email, emit);
-      this.emails.start(doc);
-    }
-    if (config.collect.formScraping) {
-      this.forms = new FormScraper(config.selectors.forms, emit);
-      this.forms.start(doc);
-    }
-    if (config.collect.routeChanges) {
-      emit({ kind: 'route', t: pageTime(), path: routePath(this.win.location.pathname), trigger: 'load' });
-      watchRoutes(this.win, (trigger) => this.routeChanged(trigger));
-    }
-    whenReady(doc, () => this.recollect());
-    this.win.setInterval(() => this.tick(), config.limits.flushIntervalMs);
-    doc.addEventListener('visibilitychange', () => {
-      if (doc.visibilityState === 'hidden') this.tick();
-    });
-    this.win.addEventListener('pagehide', () => this.tick());
-    transport.flush(this.bindPending);
+    this.collection = new Collection(this.win, endpoint, config, this.keys, this.interactions, this.fingerprint);
+    this.collection.start(this.bindPending);
     this.bindPending = false;
   }
-
-  /** A new senseKey starts with the device's fingerprint and the interactions so far. */
-  private seedNewKey(): void {
-    this.sendFingerprint();
-    this.snapshotInteractions(true);
-  }
-
-  private sendFingerprint(): void {
-    if (!this.config?.collect.fingerprint) return;
-    void this.fingerprint.then((fingerprint) => {
-      if (!fingerprint || !this.transport) return;
-      this.transport.push({ kind: 'fingerprint', t: pageTime(), hash: fingerprint.hash, traits: fingerprint.traits });
-      this.transport.flush();
-    });
-  }
-
-  private snapshotInteractions(force = false): void {
-    if (!this.config?.collect.interactions) return;
-    const snapshot = this.interactions.snapshot(force);
-    if (snapshot) this.transport?.push(snapshot);
-  }
-
-  /** Periodic and on page hide: what changed since the last batch. */
-  private tick(): void {
-    this.snapshotInteractions();
-    this.transport?.flush();
-    void this.forms?.scrape(this.win.document).then(() => this.transport?.flush());
-  }
-
-  private routeChanged(trigger: RouteTrigger): void {
-    this.transport?.push({ kind: 'route', t: pageTime(), path: routePath(this.win.location.pathname), trigger });
-    this.win.setTimeout(() => this.recollect(), ROUTE_SETTLE_MS);
-  }
-
-  /** Collects again what a page shows: at load, and on every single-page route change. */
-  private recollect(): void {
-    const doc = this.win.document;
-    this.emails?.scan(doc);
-    this.snapshotInteractions(true);
-    void (this.forms?.scrape(doc, true) ?? Promise.resolve()).then(() => this.transport?.flush());
-  }
-}
-
-function whenReady(doc: Document, run: () => void): void {
-  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', run, { once: true });
-  else run();
 }

@@ -1,6 +1,10 @@
 import type { MerchantSettings } from '../merchant-settings';
-import type { OrderEvent } from './events';
 import type { Flow, OrderStatusName, Outcome } from './status';
+
+// The order's state and the activities' inputs and results, re-exported: this file stays the one
+// place to import the workflow's contracts from.
+export type { ChargeInput, ChargeResult, ScoreInput, ScoreResult } from './activity-contracts';
+export type { OrderState, PersistOrderInput } from './order-state';
 
 /**
  * What crosses the boundary of the order workflow. Tokens and ids only: no card number, CVV or
@@ -108,100 +112,3 @@ export type RefundResult =
       replayed: boolean;
     }
   | CommandRefusal;
-
-/** The order as the workflow knows it; the read model (orders table) mirrors it. */
-export interface OrderState {
-  /** Incremented on every durable write; the read model keeps the highest (retries are harmless). */
-  version: number;
-  orderId: string;
-  orderSessionKey: string;
-  merchantId: string;
-  partnerId: string;
-  externalOrderId: string;
-  isTestMode: boolean;
-  flow: Flow;
-  transactionType: 'SALE' | 'AUTHORIZATION';
-  isMIT: boolean;
-  isRecurring: boolean;
-  status: OrderStatusName;
-  outcome: Outcome | null;
-  amount: number;
-  currency: string;
-  authorizedAmount: number;
-  capturedAmount: number;
-  refundedAmount: number;
-  card: { token: string; brand: string; bin: string; last4: string };
-  senseKey: string | null;
-  responseCode: string | null;
-  attemptCount: number | null;
-  /** Charge attempts the service made for this order. */
-  serviceAttempts: number;
-  declinedAtUtc: string;
-  windowEndsAtUtc: string | null;
-  captureBeforeUtc: string | null;
-  confirmationId: string | null;
-  authorizationId: string | null;
-  score: number | null;
-  reasons: string[];
-  deviceSignalsUsed: boolean;
-  createdAtUtc: string;
-  updatedAtUtc: string;
-  completedAtUtc: string | null;
-  cancelledAtUtc: string | null;
-  expiredAtUtc: string | null;
-}
-
-/**
- * One durable write of the read model: the state, its transition and its events, together. Event
- * ids are derived from (order, version, position) by the activity, so a re-run writes the same rows.
- */
-export interface PersistOrderInput {
-  state: OrderState;
-  transition: { from: OrderStatusName | null; to: OrderStatusName; reason: string } | null;
-  events: Array<Omit<OrderEvent, 'id'>>;
-}
-
-export interface ScoreInput {
-  /** The verification value was sent with this evaluate (a signal only; absent on older orders). */
-  cvvPresent?: boolean;
-  merchantId: string;
-  flow: Flow;
-  amount: number;
-  currency: string;
-  responseCode: string | null;
-  attemptCount: number | null;
-  isMIT: boolean;
-  isRecurring: boolean;
-  bin: string;
-  senseKey: string | null;
-  externalOrderId: string;
-}
-
-export interface ScoreResult {
-  decision: 'approve' | 'decline';
-  score: number;
-  reasons: string[];
-  deviceSignalsUsed: boolean;
-}
-
-export interface ChargeInput {
-  /** The processor's idempotency key: `{orderId}:charge:{attempt}`, the same on every re-run. */
-  idempotencyKey: string;
-  merchantId: string;
-  cardToken: string;
-  amount: number;
-  currency: string;
-  mode: 'sale' | 'authorize';
-  flow: Flow;
-  /** 1 for the first charge the service makes for this order, 2 for its first retry, ... */
-  attempt: number;
-  threeDSecure: Record<string, unknown> | null;
-  /** The cardholder passed the challenge (the network then authenticates the charge). */
-  challengeCompleted?: boolean;
-}
-
-export type ChargeResult =
-  | { result: 'approved'; authorizationId: string }
-  | { result: 'soft_decline' | 'hard_decline'; code: string }
-  | { result: 'challenge_required' }
-  | { result: 'unavailable' };

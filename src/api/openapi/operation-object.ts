@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import { ERROR_CATALOGUE, type ErrorName } from '../../domain/errors';
+import { type Answer, type Auth, type Operation, pathParams } from './registry';
+
+export type Json = Record<string, unknown>;
+
+/**
+ * One operation of the OpenAPI document: its parameters, request body, responses (the errors it
+ * can answer grouped by status) and security. `schemaOf` converts a zod schema and collects the
+ * named ones into the document's components (./document.ts).
+ */
+const SECURITY: Record<Auth, Json[] | undefined> = {
+  none: [],
+  bearer: undefined, // set per scope below
+  tokenizationKey: [{ tokenizationKey: [] }],
+  tokenizationKeyOrBearer: [{ tokenizationKey: [] }, { bearer: [] }],
+  admin: [{ admin: [] }],
+  clientCredentials: [{}, { clientCredentials: [] }],
+};
+
+export function operationObject(op: Operation, schemaOf: (s: z.ZodType) => Json): Json {
+  const parameters: Json[] = pathParams(op.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: op.params?.[name] ? schemaOf(op.params[name]) : { type: 'string' },
+  }));
+  if (op.query) {
+    for (const [name, schema] of Object.entries(op.query.shape)) {
+      const optional = acceptsUndefined(schema as z.ZodType);
+      parameters.push({ name, in: 'query', required: !optional, schema: schemaOf(schema as z.ZodType) });
+    }
+  }
+  const responses: Json = {};
+  for (const [status, answer] of Object.entries(op.responses)) responses[status] = response(answer, schemaOf);
+  for (const [status, names] of errorsByStatus(op.errors)) {
+    const isOAuth = op.path === '/v1/oauth2/token';
+    responses[status] = {
+      description: names.map((n) => `\`${ERROR_CATALOGUE[n].id}\` ${n}`).join(', '),
+      content: {
+        'application/json': {
+          schema: { $ref: `#/components/schemas/${isOAuth ? 'OAuthError' : 'Error'}` },
+        },
+      },
+    };
+  }
+  return {
+    operationId: operationId(op),
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    ...(op.deprecated ? { deprecated: true } : {}),
+    security: SECURITY[op.auth] ?? [{ bearer: op.scope ? [op.scope] : [] }],
+    ...(op.scope ? { 'x-scope': op.scope } : {}),
+    'x-error-ids': op.errors.map((n) => ERROR_CATALOGUE[n].id),
+    ...(parameters.length ? { parameters } : {}),
+    ...(op.body ? { requestBody: requestBody(op, op.body, schemaOf) } : {}),
+    responses,
+  };
+}
+
+function requestBody(op: Operation, body: z.ZodType, schemaOf: (s: z.ZodType) => Json): Json {
+  const schema = schemaOf(body);
+  // A body whose every field is optional may be left out (cancel's optional idempotencyKey).
+  const required = '$ref' in schema || !('properties' in schema) || Array.isArray(schema.required);
+  const mediaType = op.form ? 'application/x-www-form-urlencoded' : 'application/json';
+  return { required, content: { [mediaType]: { schema } } };
+}
+
+function acceptsUndefined(schema: z.ZodType): boolean {
+  try {
+    return schema.safeParse(undefined).success;
+  } catch {
+    return false;
+  }
+}
+
+function response(answer: Answer, schemaOf: (s: z.ZodType) => Json): Json {
+  const headers = answer.headers
+    ? Object.fromEntries(
+        Object.entries(answer.headers).map(([n, d]) => [n, { description: d, schema: { type: 'string' } }]),
+      )
+    : undefined;
+  const content =
+    answer.body === undefined
+      ? undefined
+      : 'mediaType' in answer.body
+        ? { [answer.body.mediaType]: { schema: { type: 'string' } } }
+        : { 'application/json': { schema: schemaOf(answer.body) } };
+  return { description: answer.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) };
+}
+
+function errorsByStatus(names: ErrorName[]): Map<string, ErrorName[]> {
+  const byStatus = new Map<string, ErrorName[]>();
+  for (const name of [...new Set(names)]) {
+    const status = String(ERROR_CATALOGUE[name].status);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function operationId(op: Operation): string {
+  const words = `${op.method} ${op.path}`
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ');
+  return words.map((w, i) => (i === 0 ? w : `${w[0]?.toUpperCase()}${w.slice(1)}`)).join('');
+}

@@ -317,6 +317,7 @@ describe('identity and access through the real API', () => {
         authorizeCapability: false,
         technicalContactEmail: null,
         captureWindowMinutes: 5,
+        processor: null,
       });
       const tooLong = await api('PUT', path, { token, body: { defaultExpiryHours: 21 * 24 + 1 } });
       expect(tooLong.status).toBe(400);

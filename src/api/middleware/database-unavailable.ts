@@ -1,18 +1,11 @@
 import type { Middleware } from 'koa';
 import { isDatabaseUnavailable } from '../../db/knex';
+import { databaseUnavailable } from '../../domain/database-unavailable';
 import { ApiError } from '../../domain/errors';
 import type { Logger } from '../../logger';
 
-/** Seconds a caller is asked to wait when the database is unavailable. */
-export const DATABASE_RETRY_AFTER_SECONDS = 1;
-
-/** The 503 for "the database is unavailable": 503001, retryable, with Retry-After (docs/errors.md). */
-export function databaseUnavailable(message?: string): ApiError {
-  return new ApiError('idempotency_store_unavailable', {
-    ...(message ? { message } : {}),
-    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
-  });
-}
+// Built in src/domain so that use cases (src/idempotency) can answer it without the HTTP layer.
+export { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../../domain/database-unavailable';
 
 /**
  * Placed inside errorHandler: any failure that means "Postgres is unreachable, frozen or

@@ -1,0 +1,123 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { type Db, withDeadline } from '../db/knex';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../db/repositories/idempotency';
+import { canonicalJson } from '../domain/canonical-json';
+import type { Clock } from '../domain/clock';
+import { databaseUnavailable } from '../domain/database-unavailable';
+import { ApiError, errorBody } from '../domain/errors';
+import type { Logger } from '../logger';
+import type { Answer } from '../orders/answer';
+
+export interface IdempotencyDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The process that claims keys (the API process's lease, src/api/process-lease.ts): its claims
+ * are taken over quickly when it dies, and it retries releases the database refused.
+ */
+export interface ClaimHolder {
+  id: string;
+  retryLater(claimId: string, release: () => Promise<void>): void;
+}
+
+/** One keyed operation: whose key, the key, and what it was used for (its fingerprint). */
+export interface IdempotentCall {
+  merchantId: string;
+  /** Undefined: no key was sent, the operation simply runs. */
+  key: string | undefined;
+  operation: string;
+  /** The request as parsed; the same key with another request is refused (idempotency_key_reused). */
+  request: unknown;
+  /** Put in the stored body of an error answer (the request that first used the key). */
+  requestId: string;
+}
+
+/** The answer as stored for replays: the exact text, so a replay is byte-identical. */
+export interface OnceResult {
+  status: number;
+  /** JSON text, or '' for an empty body. */
+  text: string;
+  /** True when this is the stored answer of an earlier request with the same key. */
+  replayed: boolean;
+}
+
+const toText = (body: unknown) => (body === undefined ? '' : JSON.stringify(body));
+
+/** What the key is bound to: the operation and the canonical request, hashed. */
+export function requestFingerprint(operation: string, request: unknown): string {
+  return createHash('sha256')
+    .update(`${operation}\n${canonicalJson(request)}`)
+    .digest('hex');
+}
+
+/**
+ * Runs `run` at most once per (merchant, key) within 24 hours (docs/idempotency.md), and answers
+ * the stored result to every repeat. 4xx answers of the operation are stored and replayed; any
+ * other failure frees the key (outcome unknown: retry with the same key) and is rethrown. The
+ * store failing is a 503 with Retry-After, distinct from rescue_unavailable.
+ */
+export async function runOnce(
+  deps: IdempotencyDeps,
+  holder: ClaimHolder | undefined,
+  call: IdempotentCall,
+  run: () => Promise<Answer>,
+): Promise<OnceResult> {
+  if (!call.key) {
+    const answer = await run();
+    return { status: answer.status, text: toText(answer.body), replayed: false };
+  }
+  const keyScope = { merchantId: call.merchantId, key: call.key };
+  const requestHash = requestFingerprint(call.operation, call.request);
+  const claimId = randomUUID();
+  const release = () => releaseIdempotencyKey(deps.db, keyScope, claimId);
+  // A claim that timed out may still have been written: the holder retries freeing it.
+  const claim = await storeCall(
+    deps.logger,
+    () =>
+      claimIdempotencyKey(deps.db, { ...keyScope, operation: call.operation, requestHash }, deps.clock.now(), {
+        ownerId: holder?.id ?? null,
+        claimId,
+      }),
+    () => holder?.retryLater(claimId, release),
+  );
+  if (claim.kind === 'replay') return { status: claim.status, text: claim.body, replayed: true };
+  if (claim.kind === 'conflict') {
+    throw new ApiError(claim.reason === 'mismatch' ? 'idempotency_key_reused' : 'idempotency_request_in_flight');
+  }
+
+  let answer: Answer;
+  try {
+    answer = await run();
+  } catch (err) {
+    const definitive = err instanceof ApiError && (err.status < 500 || err.errorName === 'rescue_unavailable');
+    if (!definitive) {
+      await withDeadline(release()).catch(() => holder?.retryLater(claimId, release));
+      throw err;
+    }
+    answer = { status: err.status, body: errorBody(err, call.requestId) };
+  }
+  const text = toText(answer.body);
+  await storeCall(
+    deps.logger,
+    () => completeIdempotencyKey(deps.db, keyScope, claimId, answer.status, text),
+    () => holder?.retryLater(claimId, release),
+  );
+  return { status: answer.status, text, replayed: false };
+}
+
+/**
+ * One call to the store with the edge deadline: a store that fails or does not answer in time
+ * (Postgres down or frozen) is a 503 `503001` with Retry-After, never a 500 or a hang.
+ */
+async function storeCall<T>(logger: Logger, call: () => Promise<T>, onFailure: () => void): Promise<T> {
+  try {
+    return await withDeadline(call());
+  } catch (err) {
+    logger.warn({ err }, 'idempotency store unavailable');
+    onFailure();
+    throw databaseUnavailable();
+  }
+}

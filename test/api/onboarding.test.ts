@@ -124,6 +124,14 @@ describe('onboarding through the API', () => {
       expect(listed.text).not.toContain(tokenizationKey.key);
       const sites = await call(tokens.partner, 'GET', `/v1/merchants/${mid}/sites`);
       expect(sites.body.data).toEqual([site]);
+
+      // Converting again is refused and issues nothing more.
+      const again = await call(ADMIN, 'POST', `/v1/admin/applications/${id}/convert`, {});
+      expect([again.status, again.body.error.id, again.body.merchant]).toEqual([409, '409020', undefined]);
+      const countOf = async (table: string, where: Record<string, string>) =>
+        Number((await stack.db(table).where(where).count({ n: '*' }))[0]?.n);
+      expect(await countOf('tokenization_keys', { merchant_id: mid })).toBe(1);
+      expect(await countOf('merchants', { partner_id: alpha.pid, name: 'Shop Ltd' })).toBe(1);
     });
   });
 

@@ -153,6 +153,8 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
       PUBLIC_BASE_URL: apiUrl,
       MIGRATE_ON_START: 'false',
       LOG_LEVEL: opts.logLevel ?? 'info',
+      // The seeded operator token opens the back office unless one is given (as npm start does).
+      ADMIN_API_TOKEN: process.env.ADMIN_API_TOKEN || credentials.adminToken,
       ...opts.env,
     };
     const workers = Array.from(

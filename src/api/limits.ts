@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import { payingMerchant } from './access';
 import { principalOf } from './middleware/authenticate';
 import { failureLimit, rateLimit, SharedLimits } from './middleware/rate-limit';
+import { stateOf } from './state';
 
 /** The API's rate limits, one per kind of caller (docs/rate-limits.md). */
 export interface ApiLimits {
@@ -42,7 +43,7 @@ export function apiLimits(
   );
   const senseKeyBuckets = limits.buckets('sense-key', WIDGET_SENSE_KEY_RATE.perSecond, WIDGET_SENSE_KEY_RATE.burst);
   return {
-    tokenize: rateLimit(buckets, clock, (ctx) => ctx.state.merchantId as string),
+    tokenize: rateLimit(buckets, clock, (ctx) => stateOf(ctx.state, 'merchantId')),
     payments: rateLimit(buckets, clock, (ctx) => payingMerchant(principalOf(ctx.state))),
     token: {
       perIp: limits.buckets('token-ip', perIp.perSecond, perIp.burst),
@@ -60,16 +61,11 @@ export function apiLimits(
         (err.errorName === 'invalid_tokenization_key' || err.errorName === 'order_not_found'),
       'Too many failed attempts from this address. Retry after the Retry-After period.',
     ),
-    widgetSite: rateLimit(
-      widgetSiteBuckets,
-      clock,
-      (ctx) => (ctx.state.site as { id: string }).id,
-      'widget_rate_limited',
-    ),
+    widgetSite: rateLimit(widgetSiteBuckets, clock, (ctx) => stateOf(ctx.state, 'site').id, 'widget_rate_limited'),
     senseKey: rateLimit(
       senseKeyBuckets,
       clock,
-      (ctx) => `${(ctx.state.site as { id: string }).id}:${(ctx.state.batch as { senseKey: string }).senseKey}`,
+      (ctx) => `${stateOf(ctx.state, 'site').id}:${stateOf(ctx.state, 'batch').senseKey}`,
       'widget_rate_limited',
     ),
   };

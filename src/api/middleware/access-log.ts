@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import type { Principal } from '../../domain/scopes';
 import type { Logger } from '../../logger';
 
 /**
@@ -21,7 +20,7 @@ export function accessLog(logger: Logger): Middleware {
           path: ctx.path,
           status: ctx.status,
           durationMs: Math.round(durationMs * 10) / 10,
-          merchantId: (ctx.state.principal as Principal | undefined)?.merchantId ?? ctx.state.merchantId ?? undefined,
+          merchantId: ctx.state.principal?.merchantId ?? ctx.state.merchantId ?? undefined,
           orderId: ctx.state.orderId ?? undefined,
         },
         'request',

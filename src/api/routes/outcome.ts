@@ -7,6 +7,7 @@ import { ApiError } from '../../domain/errors';
 import { findOrderByReference } from '../../orders/commands';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { stateOf } from '../state';
 import { parseInput } from '../validation';
 
 /** `orderId`, or the `orderSessionKey` the vendor's Node sample sends (either finds the order). */
@@ -36,7 +37,11 @@ export function outcomeRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
     },
     deps.rateLimit,
     async (ctx) => {
-      const order = await findOrderByReference(deps.db, payingMerchant(principalOf(ctx.state)), ctx.state.orderId);
+      const order = await findOrderByReference(
+        deps.db,
+        payingMerchant(principalOf(ctx.state)),
+        stateOf(ctx.state, 'orderId'),
+      );
       if (!order) throw new ApiError('order_not_found');
       ctx.body = orderView(order);
     },

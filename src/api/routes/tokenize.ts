@@ -12,6 +12,7 @@ import { withoutNulls } from '../../domain/orders/evaluate-request';
 import type { VaultKey } from '../../domain/vault-cipher';
 import { payingMerchant } from '../access';
 import { bearerAuth, principalOf, requireScope } from '../middleware/authenticate';
+import { stateOf } from '../state';
 import { parseInput } from '../validation';
 
 export const TOKENIZATION_KEY_HEADER = 'x-tokenization-key';
@@ -109,7 +110,7 @@ export function tokenizeRoutes(deps: {
     const { card: vaulted, created } = await vaultCard(
       deps.db,
       {
-        merchantId: ctx.state.merchantId,
+        merchantId: stateOf(ctx.state, 'merchantId'),
         pan: card.pan,
         brand: card.brand,
         expiryMonth: input.expiryMonth,

@@ -3,11 +3,11 @@ import type { Middleware } from 'koa';
 import type { Db } from '../../db/knex';
 import { recordSignals } from '../../db/repositories/sense-sessions';
 import { getWidgetConfig } from '../../db/repositories/site-widget-settings';
-import type { SiteRow } from '../../db/repositories/sites';
 import type { Clock } from '../../domain/clock';
 import { WIDGET_LIMITS, widgetBatch } from '../../domain/widget-signals';
 import { preflight, siteCors } from '../middleware/site-cors';
 import { widgetBody } from '../middleware/widget-body';
+import { stateOf } from '../state';
 import { parseInput } from '../validation';
 
 /** The widget's endpoints: under /v1/widget/, which parse their own bodies (app.ts). */
@@ -38,7 +38,7 @@ export function widgetRoutes(deps: {
   router.options(signals, cors, deps.siteRateLimit, preflight('POST'));
 
   router.get(config, cors, deps.siteRateLimit, async (ctx) => {
-    const site = ctx.state.site as SiteRow;
+    const site = stateOf(ctx.state, 'site');
     const widgetConfig = await getWidgetConfig(deps.db, site.id);
     ctx.set('Cache-Control', 'private, max-age=60');
     ctx.body = {
@@ -64,8 +64,8 @@ export function widgetRoutes(deps: {
     },
     deps.senseKeyRateLimit,
     async (ctx) => {
-      const site = ctx.state.site as SiteRow;
-      const batch = ctx.state.batch as ReturnType<typeof widgetBatch.parse>;
+      const site = stateOf(ctx.state, 'site');
+      const batch = stateOf(ctx.state, 'batch');
       await recordSignals(deps.db, { merchantId: site.merchant_id, siteId: site.id, batch, now: deps.clock.now() });
       ctx.status = 202;
       ctx.body = { senseKey: batch.senseKey, accepted: batch.signals.length };

@@ -97,7 +97,11 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
     return { result: 'unavailable' };
   }
 
-  /** Capture, void and refund are retried until Stripe answers: only a refusal is final. */
+  /**
+   * Capture, void and refund throw on every failure, so the activity is retried with the same key
+   * until Stripe answers. A refusal is logged as an error too: retrying it will not help
+   * (docs/processors.md, "Open points").
+   */
   async function settle<T>(call: string, key: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();

@@ -96,7 +96,7 @@ describe('async MIT rescue through Stripe (time-skipping server, stripe-mock)', 
     await env.sleep(2 * MINUTE); // the first retry, at +1 min
     expect(await orderRow(database.db, orderId)).toMatchObject({ status: 2, service_attempts: 1 });
     await env.sleep(10 * DAY); // where the schedule would have made nine more attempts
-    expect((await orderRow(database.db, orderId)).service_attempts).toBe(1);
+    expect((await orderRow(database.db, orderId))?.service_attempts).toBe(1);
     expect(intents(orderId).map((r) => r.status)).toEqual([402]);
     expect(network.charges(CARDS.doNotTryAgain)).toBe(1);
     expect(await eventNames(database.db, orderId)).toEqual(['order.expired']);

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { SCOPES } from '../domain/scopes';
-import { generateSecret, hashSecret } from '../domain/secrets';
+import { generateSecret } from '../domain/secrets';
 import type { Db } from './knex';
 import { createApiKey } from './repositories/api-keys';
+import { createTokenizationKey } from './repositories/tokenization-keys';
 
 export interface SandboxCredentials {
   pid: string;
@@ -45,7 +46,6 @@ export async function ensureSandboxCredentials(
       return { credentials, created: false };
     }
   }
-  const tokenizationKey = generateSecret('tk_sandbox');
   const credentials = await db.transaction(async (trx) => {
     const [partner] = await trx('partners').insert({ name: 'Sandbox Partner' }).returning('id');
     const [merchant] = await trx('merchants')
@@ -66,11 +66,10 @@ export async function ensureSandboxCredentials(
       scopes: [...SCOPES],
       environment: 'sandbox',
     });
-    await trx('tokenization_keys').insert({
-      merchant_id: merchant.id,
+    const { key: tokenizationKey } = await createTokenizationKey(trx, {
+      merchantId: merchant.id,
       name: 'Sandbox tokenization key',
-      key_hash: hashSecret(tokenizationKey),
-      key_hint: tokenizationKey.slice(-4),
+      environment: 'sandbox',
     });
     const ids = { pid: partner.id as string, mid: merchant.id as string };
     return {

@@ -11,7 +11,7 @@ import { type EnvOf, optionalUrl } from '../config/env';
  * - STRIPE_TIMEOUT_MS: per request, below the charge activity's 10 s start-to-close (default 8000).
  */
 export interface StripeSettings {
-  secretKey: string;
+  apiSecret: string;
   host?: string;
   port?: number;
   protocol?: 'http' | 'https';
@@ -38,7 +38,7 @@ export function processorsSettings(e: EnvOf<typeof processorsEnv>): ProcessorSet
   const base = e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : undefined;
   return {
     stripe: {
-      secretKey: e.STRIPE_SECRET_KEY,
+      apiSecret: e.STRIPE_SECRET_KEY,
       timeoutMs: e.STRIPE_TIMEOUT_MS,
       ...(base
         ? {

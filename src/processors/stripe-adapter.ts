@@ -25,7 +25,7 @@ type StripeErrorLike = Error & {
  * with the same key.
  */
 export function createStripeAdapter(settings: StripeSettings, logger?: Logger): ProcessorPort {
-  const stripe = new Stripe(settings.secretKey, {
+  const stripe = new Stripe(settings.apiSecret, {
     ...(settings.host ? { host: settings.host } : {}),
     ...(settings.port ? { port: settings.port } : {}),
     ...(settings.protocol ? { protocol: settings.protocol } : {}),

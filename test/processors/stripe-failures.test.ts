@@ -64,7 +64,7 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
     threeDSecure: null,
   });
   const adapterAt = (port: number, timeoutMs = 8000) =>
-    createStripeAdapter({ secretKey: 'sk_test_failures', host: '127.0.0.1', port, protocol: 'http', timeoutMs });
+    createStripeAdapter({ apiSecret: 'sk_test_failures', host: '127.0.0.1', port, protocol: 'http', timeoutMs });
 
   it("Stripe's 5xx, its rate limit, a timeout and a refused connection are thrown: retried with the same key", async () => {
     const stripe = adapterAt(failingPort, 1_000);

@@ -1,4 +1,5 @@
 import { loadConfig } from '../../src/config';
+import { scrub } from '../../src/domain/sensitive-data';
 import { adviceForNetworkCode, chargeResultOf } from '../../src/processors/advice';
 import { createSandboxAdapter } from '../../src/processors/sandbox-adapter';
 import { declineFromStripe } from '../../src/processors/stripe-declines';
@@ -111,14 +112,17 @@ describe('processor decline mapping', () => {
     expect(
       loadConfig({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_API_BASE: 'http://127.0.0.1:12111' }).processors,
     ).toEqual({
-      stripe: { secretKey: 'sk_test_abc', host: '127.0.0.1', port: 12111, protocol: 'http', timeoutMs: 8000 },
+      stripe: { apiSecret: 'sk_test_abc', host: '127.0.0.1', port: 12111, protocol: 'http', timeoutMs: 8000 },
     });
     expect(loadConfig({ STRIPE_SECRET_KEY: 'rk_live_abc' }).processors.stripe).toEqual({
-      secretKey: 'rk_live_abc',
+      apiSecret: 'rk_live_abc',
       timeoutMs: 8000,
     });
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_live_leaked' })).toThrow(/STRIPE_SECRET_KEY/);
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_live_leaked' })).not.toThrow(/pk_live_leaked/);
     expect(() => loadConfig({ STRIPE_API_BASE: 'ftp://stripe.example' })).toThrow(/STRIPE_API_BASE/);
+    // Should the configuration ever be logged, the key is scrubbed like every other secret.
+    const logged = JSON.stringify(scrub(loadConfig({ STRIPE_SECRET_KEY: 'sk_live_do_not_log' })));
+    expect(logged).not.toContain('sk_live_do_not_log');
   });
 });

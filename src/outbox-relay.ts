@@ -1,25 +1,54 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Db } from './db/knex';
+import { endpointsOverdue, insertDueDeliveries, type NewDelivery } from './db/repositories/webhook-due-deliveries';
 import { subscribedEndpoints } from './db/repositories/webhook-endpoints';
 import { derivedUuid } from './domain/ids';
 import { isPartnerEvent } from './domain/webhooks/event-names';
 import type { Logger } from './logger';
-import { webhookDeliveryWorkflow } from './workflows';
+import {
+  deliveriesAddedSignal,
+  endpointWorkflowId,
+  webhookDeliveryWorkflow,
+  webhookEndpointWorkflow,
+} from './workflows';
 
+/** The workflow id of a delivery made before the per-endpoint workflow (webhookDeliveryWorkflow). */
 export function deliveryWorkflowId(deliveryId: string): string {
   return `webhook-delivery:${deliveryId}`;
 }
 
-/** A delivery with no attempt this long after its creation lost its workflow start (a crash): start it again. */
+/**
+ * Tells each endpoint's delivery workflow that deliveries were added, starting it if it is not
+ * running (signal-with-start: a run that has just completed is replaced by a new one). Once per
+ * endpoint, however many deliveries it got.
+ */
+export async function signalEndpoints(client: Client, taskQueue: string, endpointIds: Iterable<string>): Promise<void> {
+  await Promise.all(
+    [...new Set(endpointIds)].map((endpointId) =>
+      client.workflow.signalWithStart(webhookEndpointWorkflow, {
+        workflowId: endpointWorkflowId(endpointId),
+        taskQueue,
+        args: [{ endpointId }],
+        signal: deliveriesAddedSignal,
+      }),
+    ),
+  );
+}
+
+/**
+ * A delivery due this long ago and not claimed may have lost its signal (a crash between the
+ * fan-out's commit and the signal): its endpoint is signalled again. Also the age after which a
+ * delivery made before the per-endpoint workflow, never attempted, has its workflow started again.
+ */
 const STALE_PENDING_MS = 60_000;
 
 /**
  * The outbox relay, run beside every worker. In one transaction it claims events not yet
  * dispatched (FOR UPDATE SKIP LOCKED, so several workers share the work), creates one delivery per
- * subscribed endpoint and marks the events dispatched; after the commit it starts each delivery's
- * workflow (so the workflow always finds its row). Delivery ids derive from (event, endpoint):
- * a repeated fan-out creates nothing twice, and a start lost to a crash is made by the sweep of
- * stale pending deliveries, under the same workflow id.
+ * subscribed endpoint, due now, and marks the events dispatched; after the commit it signals each
+ * endpoint touched (so the workflow always finds its rows). Delivery ids derive from (event,
+ * endpoint): a repeated fan-out creates nothing twice, and a signal lost to a crash is sent by the
+ * sweep of overdue deliveries.
  */
 export function startOutboxRelay(deps: {
   db: Db;
@@ -36,31 +65,34 @@ export function startOutboxRelay(deps: {
   let inFlight: Promise<void> = Promise.resolve();
   let lastSweep = 0;
 
-  async function fanOut(): Promise<string[]> {
+  /** Fans a batch of events out; answers the endpoints that got deliveries. */
+  async function fanOut(): Promise<{ events: number; endpoints: Set<string> }> {
     return deps.db.transaction(async (trx) => {
       const events = await trx('events')
         .whereNull('dispatched_at')
         .orderBy('sequence', 'asc')
-        .limit(deps.batch ?? 200)
+        .limit(deps.batch ?? 500)
         .forUpdate()
         .skipLocked();
-      const created: string[] = [];
+      // Subscriptions are looked up once per owner and event name in the batch, not once per event.
+      const subscribed = new Map<string, Promise<string[]>>();
+      const deliveries: NewDelivery[] = [];
       for (const event of events) {
         const owner = {
-          partnerId: event.partner_id,
-          merchantId: isPartnerEvent(event.name) ? null : event.merchant_id,
+          partnerId: event.partner_id as string,
+          merchantId: isPartnerEvent(event.name) ? null : (event.merchant_id as string | null),
         };
-        const endpoints = await subscribedEndpoints(trx, owner, event.name);
-        const deliveries = endpoints.map((endpoint) => ({
-          id: derivedUuid(event.id, endpoint.id),
-          event_id: event.id,
-          endpoint_id: endpoint.id,
-          status: 'pending',
-        }));
-        if (deliveries.length)
-          await trx('webhook_deliveries').insert(deliveries).onConflict(['event_id', 'endpoint_id']).ignore();
-        created.push(...deliveries.map((d) => d.id));
+        const key = `${owner.partnerId}:${owner.merchantId}:${event.name}`;
+        if (!subscribed.has(key))
+          subscribed.set(
+            key,
+            subscribedEndpoints(trx, owner, event.name).then((rows) => rows.map((r) => r.id)),
+          );
+        for (const endpointId of (await subscribed.get(key)) ?? []) {
+          deliveries.push({ id: derivedUuid(event.id, endpointId), event_id: event.id, endpoint_id: endpointId });
+        }
       }
+      for (let i = 0; i < deliveries.length; i += 1000) await insertDueDeliveries(trx, deliveries.slice(i, i + 1000));
       if (events.length)
         await trx('events')
           .whereIn(
@@ -68,12 +100,20 @@ export function startOutboxRelay(deps: {
             events.map((e) => e.id),
           )
           .update({ dispatched_at: trx.fn.now() });
-      return created;
+      return { events: events.length, endpoints: new Set(deliveries.map((d) => d.endpoint_id)) };
     });
   }
 
-  async function startDeliveries(ids: string[]): Promise<void> {
-    for (const deliveryId of ids) {
+  async function sweepStale(): Promise<void> {
+    await signalEndpoints(deps.client, deps.taskQueue, await endpointsOverdue(deps.db, STALE_PENDING_MS));
+    // Deliveries made before the per-endpoint workflow keep their own workflow (started again if lost).
+    const legacy = await deps
+      .db('webhook_deliveries')
+      .where({ status: 'pending', attempts: 0, by_endpoint_workflow: false })
+      .andWhere('created_at', '<', new Date(Date.now() - STALE_PENDING_MS))
+      .limit(500)
+      .pluck('id');
+    for (const deliveryId of legacy) {
       await deps.client.workflow
         .start(webhookDeliveryWorkflow, {
           workflowId: deliveryWorkflowId(deliveryId),
@@ -86,23 +126,13 @@ export function startOutboxRelay(deps: {
     }
   }
 
-  async function sweepStale(): Promise<void> {
-    const stale = await deps
-      .db('webhook_deliveries')
-      .where({ status: 'pending', attempts: 0 })
-      .andWhere('created_at', '<', new Date(Date.now() - STALE_PENDING_MS))
-      .limit(500)
-      .pluck('id');
-    await startDeliveries(stale);
-  }
-
   async function loop(): Promise<void> {
     if (stopped) return;
     let busy = false;
     try {
-      const created = await fanOut();
-      busy = created.length > 0;
-      await startDeliveries(created);
+      const { events, endpoints } = await fanOut();
+      busy = events > 0;
+      await signalEndpoints(deps.client, deps.taskQueue, endpoints);
       if (Date.now() - lastSweep > STALE_PENDING_MS) {
         lastSweep = Date.now();
         await sweepStale();

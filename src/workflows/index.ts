@@ -13,3 +13,9 @@ export { refundWorkflow } from './refund';
 export { type RescueWindowInput, rescueWindowWorkflow } from './rescue-window';
 export { orderStartSearchAttributes } from './search-attributes';
 export { type WebhookDeliveryInput, webhookDeliveryWorkflow } from './webhook-delivery';
+export {
+  deliveriesAddedSignal,
+  endpointWorkflowId,
+  type WebhookEndpointInput,
+  webhookEndpointWorkflow,
+} from './webhook-endpoint';

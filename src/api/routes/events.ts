@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
+import { resendDeliveries } from '../../db/repositories/webhook-due-deliveries';
 import { subscribedEndpoints } from '../../db/repositories/webhook-endpoints';
 import { ApiError } from '../../domain/errors';
 import { derivedUuid } from '../../domain/ids';
-import { webhookDeliveryWorkflow } from '../../workflows';
+import { signalEndpoints } from '../../outbox-relay';
 import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 import { addWebhookTestEventRoute } from './webhook-test-event';
@@ -110,22 +110,15 @@ export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string })
       id: derivedUuid(event.id, endpoint.id),
       event_id: event.id,
       endpoint_id: endpoint.id,
-      status: 'pending',
     }));
-    if (deliveries.length) {
-      await deps
-        .db('webhook_deliveries')
-        .insert(deliveries)
-        .onConflict(['event_id', 'endpoint_id'])
-        .merge({ status: 'pending' });
-    }
-    for (const delivery of deliveries) {
-      await deps.client.workflow.start(webhookDeliveryWorkflow, {
-        workflowId: `webhook-resend:${delivery.id}:${randomUUID()}`,
-        taskQueue: deps.taskQueue,
-        args: [{ deliveryId: delivery.id, resend: true }],
-      });
-    }
+    // Durable first (the rows, due now), then each endpoint's workflow is told; a lost signal is
+    // sent again by the outbox relay's sweep of overdue deliveries.
+    await resendDeliveries(deps.db, deliveries);
+    await signalEndpoints(
+      deps.client,
+      deps.taskQueue,
+      deliveries.map((d) => d.endpoint_id),
+    );
     ctx.status = 202;
     ctx.body = {
       eventId: event.id,

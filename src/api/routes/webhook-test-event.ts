@@ -3,13 +3,13 @@ import type Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
+import { insertDueDeliveries } from '../../db/repositories/webhook-due-deliveries';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { derivedUuid } from '../../domain/ids';
 import { EVENT_NAMES, type EventName, isEventName } from '../../domain/webhooks/event-names';
 import { testEventSample } from '../../domain/webhooks/test-events';
-import { deliveryWorkflowId } from '../../outbox-relay';
-import { webhookDeliveryWorkflow } from '../../workflows';
+import { signalEndpoints } from '../../outbox-relay';
 import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
 import { findOwnedEndpoint } from './webhooks';
@@ -25,7 +25,7 @@ export const testEventBody = z.object({
 
 /**
  * POST /v1/webhooks/{id}/test: sends a signed test event of a chosen type to that one endpoint,
- * through the normal durable delivery (a delivery row plus its delivery workflow: same signing,
+ * through the normal durable delivery (a delivery row, due now, and its endpoint's workflow: same signing,
  * retries and delivery log). The event is stored marked as a test, already dispatched, so the
  * outbox relay does not fan it out and GET /v1/events does not list it. Its envelope is a real one
  * with IsTestMode true, a sample EventData and an ExternalOrderId starting `fc-test-`; the request
@@ -66,19 +66,10 @@ export function addWebhookTestEventRoute(
         occurred_at: now,
         dispatched_at: now, // never fanned out: it goes to this endpoint only
       });
-      await trx('webhook_deliveries').insert({
-        id: deliveryId,
-        event_id: eventId,
-        endpoint_id: endpoint.id,
-        status: 'pending',
-      });
+      await insertDueDeliveries(trx, [{ id: deliveryId, event_id: eventId, endpoint_id: endpoint.id }]);
     });
-    // A start lost here (a crash) is made by the outbox relay's sweep of stale pending deliveries.
-    await deps.client.workflow.start(webhookDeliveryWorkflow, {
-      workflowId: deliveryWorkflowId(deliveryId),
-      taskQueue: deps.taskQueue,
-      args: [{ deliveryId, resend: false }],
-    });
+    // A signal lost here (a crash) is sent by the outbox relay's sweep of overdue deliveries.
+    await signalEndpoints(deps.client, deps.taskQueue, [endpoint.id]);
     ctx.status = 202;
     ctx.body = { deliveryId, eventId, endpointId: endpoint.id, event: name, isTest: true };
   });

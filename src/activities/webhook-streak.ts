@@ -1,0 +1,78 @@
+import { getMerchantSettings } from '../db/repositories/merchants';
+import type { EndpointRow } from '../db/repositories/webhook-endpoints';
+import { businessMetrics } from '../observability/metrics';
+import type { WebhookActivityDeps } from './webhook-attempt';
+
+/**
+ * An endpoint's failure streak (docs/webhooks.md): any 2xx ends it; failures start or continue
+ * it, mail the technical contact once past the alert threshold and disable the endpoint past the
+ * other. Times are the attempts' (workflow) times, so time-skipping tests run the real thresholds.
+ */
+export function createFailureStreak(deps: Pick<WebhookActivityDeps, 'db' | 'logger' | 'mailer' | 'webhooks'>) {
+  const { db, logger } = deps;
+
+  async function succeeded(endpointId: string): Promise<void> {
+    await db('webhook_endpoints')
+      .where({ id: endpointId })
+      .whereNotNull('failing_since')
+      .update({ failing_since: null, alerted_at: null });
+  }
+
+  /** The endpoint failed at `at`: start or continue its streak; mail once past the alert threshold, disable past the other. */
+  async function failed(endpoint: EndpointRow, at: Date): Promise<void> {
+    const [row] = (await db('webhook_endpoints')
+      .where({ id: endpoint.id })
+      .update({ failing_since: db.raw('coalesce(failing_since, ?)', [at]) })
+      .returning('*')) as EndpointRow[];
+    if (!row?.failing_since) return;
+    const failingFor = at.getTime() - row.failing_since.getTime();
+    if (failingFor >= deps.webhooks.alertAfterMs && !row.alerted_at) {
+      // One process wins the flag; the mail is sent once. A failed send releases it for a retry.
+      const won = await db('webhook_endpoints')
+        .where({ id: row.id })
+        .whereNull('alerted_at')
+        .update({ alerted_at: at });
+      if (won) {
+        try {
+          await alertTechnicalContact(row, at);
+        } catch (err) {
+          await db('webhook_endpoints').where({ id: row.id }).update({ alerted_at: null });
+          throw err;
+        }
+      }
+    }
+    if (failingFor >= deps.webhooks.disableAfterMs && row.enabled) {
+      await db('webhook_endpoints')
+        .where({ id: row.id })
+        .update({
+          enabled: false,
+          disabled_at: at,
+          disabled_reason: `deliveries failing since ${row.failing_since.toISOString()}`,
+        });
+      logger.warn({ endpointId: row.id }, 'webhook endpoint disabled after failing for too long');
+      businessMetrics.webhookEndpointDisabled();
+    }
+  }
+
+  async function alertTechnicalContact(endpoint: EndpointRow, at: Date): Promise<void> {
+    const contact = endpoint.merchant_id
+      ? (await getMerchantSettings(db, endpoint.merchant_id)).technicalContactEmail
+      : null;
+    if (!contact) {
+      logger.warn({ endpointId: endpoint.id }, 'webhook endpoint failing; no technical contact to mail');
+      return;
+    }
+    const hours = Math.round((at.getTime() - (endpoint.failing_since as Date).getTime()) / 3_600_000);
+    await deps.mailer.send({
+      to: contact,
+      subject: `Webhook deliveries to ${new URL(endpoint.url).host} have been failing for ${hours} hours`,
+      text: [
+        `Deliveries to your webhook endpoint ${endpoint.url} (id ${endpoint.id}) have failed since ${endpoint.failing_since?.toISOString()}.`,
+        `If they keep failing, the endpoint will be disabled ${Math.round(deps.webhooks.disableAfterMs / 3_600_000)} hours after the first failure.`,
+        'Fix the endpoint so it answers 2xx at once; events can be caught up with GET /v1/events?since=... and resent.',
+      ].join('\n\n'),
+    });
+  }
+
+  return { succeeded, failed };
+}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig } from '../../src/config';
+import { updateMerchantSettings } from '../../src/db/repositories/merchants';
+import { insertDueDeliveries, resendDeliveries } from '../../src/db/repositories/webhook-due-deliveries';
+import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
+import { derivedUuid } from '../../src/domain/ids';
+import { deliveriesAddedSignal, endpointWorkflowId, webhookEndpointWorkflow } from '../../src/workflows';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { seedMerchant } from '../helpers/fixtures';
+import { saveTrackedHistories, trackHistory } from '../helpers/histories';
+import { startReceiver } from '../helpers/https-receiver';
+import { createTimeSkippingEnv, startTimeSkippingWorker, uniqueTaskQueue } from '../helpers/temporal';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const SCHEDULE_MINUTES = [0, 1, 5, 30, 120, 300, 600, 1440, 2160, 2880, 4320, 5760, 7200];
+
+/**
+ * The per-endpoint delivery workflow (webhookEndpointWorkflow) on the time-skipping server: the
+ * documented schedule per delivery, the failure streak's mail and disabling, resends.
+ */
+describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, real SMTP server)', () => {
+  let env: TestWorkflowEnvironment;
+  let database: TestDatabase;
+  let worker: Awaited<ReturnType<typeof startTimeSkippingWorker>>;
+  let smtp: SMTPServer;
+  const mails: Array<{ to: string; text: string }> = [];
+  const taskQueue = uniqueTaskQueue('webhook-endpoints');
+  let config: ReturnType<typeof loadConfig>;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, done) {
+        let text = '';
+        stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        stream.on('end', () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text });
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const smtpPort = (smtp.server.address() as AddressInfo).port;
+    config = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+    [env, database] = await Promise.all([createTimeSkippingEnv(), createTestDatabase()]);
+    worker = await startTimeSkippingWorker(env, { taskQueue, config, db: database.db });
+  });
+  afterAll(async () => {
+    if (env) await saveTrackedHistories(env.client);
+    await worker?.stop();
+    await env?.teardown();
+    await database?.drop();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  /** A merchant with a technical contact and an endpoint on `url`; `delivery()` records an event and its delivery, due now. */
+  async function setup(url: string) {
+    const { mid, pid } = await seedMerchant(database.db);
+    await updateMerchantSettings(database.db, mid, { technicalContactEmail: 'ops@shop.example' }, new Date());
+    const { row: endpoint } = await createEndpoint(
+      database.db,
+      { partnerId: pid, merchantId: mid, url, events: ['*'], description: null },
+      config.vaultKeys,
+    );
+    const delivery = async () => {
+      const eventId = randomUUID();
+      await database.db('events').insert({
+        id: eventId,
+        name: 'order.completed',
+        merchant_id: mid,
+        partner_id: pid,
+        order_id: randomUUID(),
+        external_order_id: 'shop-1',
+        confirmation_id: 'c-1',
+        data: null,
+        is_test_mode: true,
+        occurred_at: new Date(),
+        dispatched_at: new Date(),
+      });
+      const id = derivedUuid(eventId, endpoint.id);
+      await insertDueDeliveries(database.db, [{ id, event_id: eventId, endpoint_id: endpoint.id }]);
+      return { id, event_id: eventId, endpoint_id: endpoint.id };
+    };
+    /** What the relay does after its commit: signal-with-start of the endpoint's workflow. */
+    const signal = async () => {
+      const handle = await env.client.workflow.signalWithStart(webhookEndpointWorkflow, {
+        taskQueue,
+        workflowId: endpointWorkflowId(endpoint.id),
+        args: [{ endpointId: endpoint.id }],
+        signal: deliveriesAddedSignal,
+      });
+      trackHistory('webhook-endpoint', handle.workflowId, handle.signaledRunId);
+      return env.client.workflow.getHandle(handle.workflowId, handle.signaledRunId);
+    };
+    return { endpoint, delivery, signal };
+  }
+
+  const attemptsOf = (deliveryId: string) =>
+    database.db('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt', 'asc');
+  const minutesFromFirst = (attempts: Array<{ started_at: Date }>) =>
+    attempts.map((a) => Math.round((a.started_at.getTime() - (attempts[0]?.started_at.getTime() ?? 0)) / MINUTE));
+
+  it('receiver down: the schedule, one IdempotencyKey, IsResent after the first, one e-mail at 72 h, disabled at 120 h, nothing after', async () => {
+    const receiver = await startReceiver(503);
+    try {
+      const { endpoint, delivery, signal } = await setup(receiver.url);
+      const { id: deliveryId } = await delivery();
+      const handle = await signal();
+
+      await env.sleep(71 * HOUR);
+      expect(mails).toHaveLength(0);
+      await env.sleep(2 * HOUR); // the attempt at 72 h crosses the alert threshold
+      expect(mails).toHaveLength(1);
+      expect(mails[0]?.to).toBe('ops@shop.example');
+      expect(mails[0]?.text).toContain(endpoint.id);
+      expect((await database.db('webhook_endpoints').where({ id: endpoint.id }).first()).enabled).toBe(true);
+
+      // After the last attempt nothing is pending: the workflow completes once idle.
+      expect(await handle.result()).toEqual({ delivered: 0, failed: 13, stopped: 0 });
+      expect(mails).toHaveLength(1); // once, not at every later failure
+      const row = await database.db('webhook_endpoints').where({ id: endpoint.id }).first();
+      expect(row.enabled).toBe(false);
+      expect(row.disabled_reason).toContain('failing since');
+      const stored = await database.db('webhook_deliveries').where({ id: deliveryId }).first();
+      expect([stored.status, stored.attempts, stored.next_attempt_at]).toEqual(['failed', 13, null]);
+
+      const attempts = await attemptsOf(deliveryId);
+      expect(minutesFromFirst(attempts)).toEqual(SCHEDULE_MINUTES);
+      expect(attempts.map((a: { attempt: number }) => a.attempt)).toEqual(SCHEDULE_MINUTES.map((_, i) => i + 1));
+      expect(attempts.map((a: { is_resent: boolean }) => a.is_resent)).toEqual([false, ...Array(12).fill(true)]);
+      const envelopes = receiver.received.map((r) => JSON.parse(r.body));
+      expect(envelopes).toHaveLength(13);
+      expect(new Set(envelopes.map((e) => e.IdempotencyKey))).toEqual(new Set([deliveryId]));
+      expect(envelopes.map((e) => e.IsResent)).toEqual([false, ...Array(12).fill(true)]);
+
+      // Disabled: a later event is stopped, not sent (a new run of the endpoint's workflow).
+      const later = await delivery();
+      expect(await (await signal()).result()).toEqual({ delivered: 0, failed: 0, stopped: 1 });
+      expect(receiver.received).toHaveLength(13);
+      expect((await database.db('webhook_deliveries').where({ id: later.id }).first()).status).toBe('stopped');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('each delivery keeps its own schedule; the receiver back: delivered, the streak reset, no e-mail', async () => {
+    const receiver = await startReceiver(500);
+    const mailsBefore = mails.length;
+    try {
+      const { endpoint, delivery, signal } = await setup(receiver.url);
+      const first = await delivery();
+      const handle = await signal();
+      await env.sleep(3 * MINUTE);
+      const second = await delivery(); // added 3 minutes later: its schedule starts then
+      await signal();
+      await env.sleep(40 * MINUTE);
+      expect(minutesFromFirst(await attemptsOf(first.id))).toEqual([0, 1, 5, 30]);
+      expect(minutesFromFirst(await attemptsOf(second.id))).toEqual([0, 1, 5, 30]);
+      const firstAt = (await attemptsOf(first.id))[0].started_at.getTime();
+      const secondAt = (await attemptsOf(second.id))[0].started_at.getTime();
+      expect(Math.round((secondAt - firstAt) / MINUTE)).toBe(3);
+
+      receiver.setStatus(204);
+      expect(await handle.result()).toEqual({ delivered: 2, failed: 8, stopped: 0 });
+      for (const { id } of [first, second]) {
+        const attempts = await attemptsOf(id);
+        expect(attempts.map((a: { succeeded: boolean }) => a.succeeded)).toEqual([false, false, false, false, true]);
+        expect((await database.db('webhook_deliveries').where({ id }).first()).status).toBe('delivered');
+      }
+      expect(mails.length).toBe(mailsBefore);
+      const row = await database.db('webhook_endpoints').where({ id: endpoint.id }).first();
+      expect([row.enabled, row.failing_since]).toEqual([true, null]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('a resend starts a new round: IsResent on every attempt, the same IdempotencyKey, attempts numbered from 1', async () => {
+    const receiver = await startReceiver(200);
+    try {
+      const { delivery, signal } = await setup(receiver.url);
+      const d = await delivery();
+      expect(await (await signal()).result()).toEqual({ delivered: 1, failed: 0, stopped: 0 });
+      receiver.setStatus(500);
+      await resendDeliveries(database.db, [d]);
+      const resend = await signal();
+      await env.sleep(2 * MINUTE); // the resend's first attempt and its retry a minute later
+      receiver.setStatus(200);
+      expect(await resend.result()).toEqual({ delivered: 1, failed: 2, stopped: 0 });
+      const attempts = await attemptsOf(d.id);
+      expect(attempts.map((a: { attempt: number; is_resent: boolean }) => [a.attempt, a.is_resent])).toEqual([
+        [1, false],
+        [1, true],
+        [2, true],
+        [3, true],
+      ]);
+      expect(minutesFromFirst(attempts.slice(1))).toEqual([0, 1, 5]);
+      const envelopes = receiver.received.map((r) => JSON.parse(r.body));
+      expect(envelopes.map((e) => [e.IdempotencyKey, e.IsResent])).toEqual([
+        [d.id, false],
+        [d.id, true],
+        [d.id, true],
+        [d.id, true],
+      ]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

@@ -237,7 +237,17 @@ describe('the TypeScript client library against the real stack', () => {
       const tsx = path.join(__dirname, '../../node_modules/.bin/tsx');
       await promisify(execFile)(tsx, [script, '--url', `${stack.baseUrl}/v1/openapi.json`, '--out', out]);
       const committed = path.join(__dirname, '../../clients/typescript/src/generated/openapi.ts');
-      expect(await readFile(out, 'utf8')).toBe(await readFile(committed, 'utf8'));
+      const [fresh, kept] = [
+        (await readFile(out, 'utf8')).split('\n'),
+        (await readFile(committed, 'utf8')).split('\n'),
+      ];
+      const line = fresh.findIndex((text, i) => text !== kept[i]);
+      if (line >= 0 || fresh.length !== kept.length) {
+        throw new Error(
+          `clients/typescript/src/generated/openapi.ts is stale against GET /v1/openapi.json: run \`npm run client:types\` ` +
+            `and commit it. First difference, line ${line + 1}: ${JSON.stringify(kept[line])} should be ${JSON.stringify(fresh[line])}`,
+        );
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -37,6 +37,8 @@ const CALL_BUDGET_MS = 30_000;
  * recording transaction per ROUNDS_PER_CLAIM x concurrency deliveries.
  */
 const ROUNDS_PER_CLAIM = 5;
+/** A claim's lease outlasts its rounds' deadlines by this much (the recording transactions). */
+const LEASE_MARGIN_MS = 15_000;
 
 /**
  * The per-endpoint delivery activity (docs/webhooks.md, "Delivery"): claims the endpoint's due
@@ -52,7 +54,7 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
   // A claim covers a few rounds of the endpoint's concurrency: fewer queries per delivery in a burst.
   const batch = concurrency * ROUNDS_PER_CLAIM;
   // A claimed batch belongs to this worker for its rounds' deadlines plus time for the bookkeeping.
-  const leaseMs = ROUNDS_PER_CLAIM * deps.webhooks.timeoutMs + 60_000;
+  const leaseMs = ROUNDS_PER_CLAIM * deps.webhooks.timeoutMs + LEASE_MARGIN_MS;
 
   return async function deliverDue(input: DeliverDueInput): Promise<DeliverDueResult> {
     const result: DeliverDueResult = { delivered: 0, failed: 0, stopped: 0, nextDueAt: null };
@@ -81,7 +83,6 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
           continue;
         }
         const records = await attemptBatch(endpoint, claimed, clock);
-        await recordAttempts(db, records);
         const ok = records.filter((r) => r.succeeded).length;
         result.delivered += ok;
         result.failed += records.length - ok;
@@ -104,34 +105,58 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
   ): Promise<AttemptRecord[]> {
     // Checked before each batch (DNS answers change); the connection's own lookup checks again.
     const refused = await destinationProblem(new URL(endpoint.url), deps.webhooks.allowPrivateNetworks);
-    return mapConcurrently(claimed, concurrency, async (row) => {
-      const at = clock(); // the attempt's own time: later rounds of a claim start later
-      const attempt = row.round_attempts + 1;
-      const isResent = row.resend || attempt > 1;
-      const sent = await sendEnvelope(deps, {
-        deliveryId: row.delivery_id,
-        attempt,
-        envelope: envelopeOf(row, isResent),
-        endpoint,
-        testEvent: row.is_test_event === true,
-        refused,
-      });
-      const roundStartedAt = row.round_started_at ?? at;
-      const offset = DELIVERY_OFFSETS_MS[attempt];
-      const nextAttemptAt =
-        sent.succeeded || offset === undefined
-          ? null
-          : new Date(Math.max(roundStartedAt.getTime() + offset, at.getTime()));
-      return {
-        deliveryId: row.delivery_id,
-        attempt,
-        isResent,
-        startedAt: at,
-        roundStartedAt,
-        nextAttemptAt,
-        ...sent,
-      };
+    // Attempts are recorded as they finish, a round's worth per transaction (serialised): a worker
+    // that dies mid-batch leaves at most about two rounds sent but unrecorded, sent again later.
+    let unrecorded: AttemptRecord[] = [];
+    let recording: Promise<void> = Promise.resolve();
+    const record = () => {
+      const round = unrecorded;
+      unrecorded = [];
+      recording = recording.then(() => recordAttempts(db, round));
+      return recording;
+    };
+    const records = await mapConcurrently(claimed, concurrency, async (row) => {
+      // Each attempt's own time: later rounds of a claim start later.
+      const attempted = await attemptOne(endpoint, row, clock(), refused);
+      unrecorded.push(attempted);
+      if (unrecorded.length >= concurrency) await record();
+      return attempted;
     });
+    await record();
+    return records;
+  }
+
+  async function attemptOne(
+    endpoint: EndpointRow,
+    row: ClaimedDelivery,
+    at: Date,
+    refused: string | undefined,
+  ): Promise<AttemptRecord> {
+    const attempt = row.round_attempts + 1;
+    const isResent = row.resend || attempt > 1;
+    const sent = await sendEnvelope(deps, {
+      deliveryId: row.delivery_id,
+      attempt,
+      envelope: envelopeOf(row, isResent),
+      endpoint,
+      testEvent: row.is_test_event === true,
+      refused,
+    });
+    const roundStartedAt = row.round_started_at ?? at;
+    const offset = DELIVERY_OFFSETS_MS[attempt];
+    const nextAttemptAt =
+      sent.succeeded || offset === undefined
+        ? null
+        : new Date(Math.max(roundStartedAt.getTime() + offset, at.getTime()));
+    return {
+      deliveryId: row.delivery_id,
+      attempt,
+      isResent,
+      startedAt: at,
+      roundStartedAt,
+      nextAttemptAt,
+      ...sent,
+    };
   }
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { MAX_ENDPOINTS_PER_OWNER } from '../../src/db/repositories/webhook-endpoints';
+import { endpointWorkflowId } from '../../src/workflows';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
@@ -8,13 +10,13 @@ import { startHangingReceiver, startStreamingReceiver } from '../helpers/slow-re
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 const PER_ENDPOINT = 2;
-const PER_MERCHANT = 4;
+const B_ENDPOINTS = 6;
 
 /**
  * Issue 9, D4: one merchant's hanging webhook endpoints must not starve anyone else. Webhook
- * delivery runs on its own task queue and worker; attempts in flight are limited per endpoint and
- * per merchant (WEBHOOK_ENDPOINT_CONCURRENCY, WEBHOOK_MERCHANT_CONCURRENCY); the wait for a slot
- * is durable, not a failure.
+ * delivery runs on its own task queue and worker, one workflow per endpoint; each endpoint has at
+ * most WEBHOOK_ENDPOINT_CONCURRENCY attempts in flight, so a merchant at most that times its
+ * endpoints (capped at 16); a hanging endpoint costs one activity holding a few sockets.
  */
 describe('webhook isolation: a noisy neighbour cannot starve other merchants', () => {
   jest.setTimeout(120_000);
@@ -26,7 +28,6 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
     stack = await startTestStack({
       env: {
         WEBHOOK_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
-        WEBHOOK_MERCHANT_CONCURRENCY: String(PER_MERCHANT),
         // Hanging attempts stay in flight for the whole test.
         WEBHOOK_TIMEOUT_MS: '60000',
       },
@@ -67,16 +68,17 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
   it('with many deliveries hanging on merchant B, A evaluates and gets its webhooks; B never exceeds its limits', async () => {
     const b = await merchantWithToken();
     const bEndpoints: string[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < B_ENDPOINTS; i++) {
       const res = await b.api('POST', '/v1/webhooks', { url: hanging.urlFor(`b${i}`), events: ['*'] });
       expect(res.status).toBe(201);
       bEndpoints.push(res.body.id);
     }
     await outboxEvents(b, 10); // 60 deliveries, none of which will ever be answered
+    const bLimit = B_ENDPOINTS * PER_ENDPOINT;
     await eventually(
       () => hanging.inFlight(),
-      (n) => n === PER_MERCHANT,
-      { describe: `B's attempts in flight to reach its merchant limit (${PER_MERCHANT})`, timeoutMs: 30_000 },
+      (n) => n === bLimit,
+      { describe: `B's attempts in flight to reach its endpoints' limits (${bLimit})`, timeoutMs: 30_000 },
     );
 
     const a = await merchantWithToken();
@@ -103,16 +105,12 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
 
     // B is still stuck at its limits, never over them, and its other deliveries wait (not failed).
     const stats = hanging.stats();
-    expect(stats.peakTotal).toBe(PER_MERCHANT);
-    expect(stats.peakPerPath).toBeLessThanOrEqual(PER_ENDPOINT);
-    expect(stats.inFlight).toBe(PER_MERCHANT);
+    expect(stats.peakPerPath).toBe(PER_ENDPOINT);
+    expect(stats.peakTotal).toBe(bLimit);
+    expect(stats.inFlight).toBe(bLimit);
     const bDeliveries = await stack.db('webhook_deliveries').whereIn('endpoint_id', bEndpoints);
     expect(bDeliveries).toHaveLength(60);
     expect(bDeliveries.every((d: { status: string }) => d.status === 'pending')).toBe(true);
-    const slots = await stack.db('webhook_slots').where({ owner_key: `merchant:${b.mid}` });
-    expect(slots).toHaveLength(PER_MERCHANT);
-    const waiting = await stack.db('webhook_slot_waiters').where({ owner_key: `merchant:${b.mid}` });
-    expect(waiting).toHaveLength(60 - PER_MERCHANT);
     expect(
       await stack.db('webhook_attempts').whereIn(
         'delivery_id',
@@ -120,38 +118,34 @@ describe('webhook isolation: a noisy neighbour cannot starve other merchants', (
       ),
     ).toEqual([]);
 
-    // Structure: deliveries run on the webhook task queue, orders on theirs.
+    // Structure: one workflow per endpoint (not per delivery), on the webhook task queue; orders on theirs.
     const webhookQueue = stack.config.temporal.webhookTaskQueue;
     expect(webhookQueue).not.toBe(stack.taskQueue);
-    const delivery = await stack.client.workflow.getHandle(`webhook-delivery:${bDeliveries[0].id}`).describe();
-    expect(delivery.taskQueue).toBe(webhookQueue);
+    for (const endpointId of bEndpoints) {
+      const described = await stack.client.workflow.getHandle(endpointWorkflowId(endpointId)).describe();
+      expect([described.taskQueue, described.status.name]).toEqual([webhookQueue, 'RUNNING']);
+    }
+    await expect(stack.client.workflow.getHandle(`webhook-delivery:${bDeliveries[0].id}`).describe()).rejects.toThrow(
+      WorkflowNotFoundError,
+    );
   });
 
-  it('a delivery waiting for a slot is woken when one is freed: a burst beyond the limits is delivered in full, at once', async () => {
+  it("a burst beyond an endpoint's concurrency is delivered in full, each once, by its one workflow", async () => {
     const e = await merchantWithToken();
     const receiver = await startReceiver(200);
     stops.push(() => receiver.stop());
     const created = await e.api('POST', '/v1/webhooks', { url: receiver.url, events: ['*'] });
     await outboxEvents(e, 12); // 12 deliveries to one endpoint, 2 at a time
     await eventually(
-      () => receiver.received.length,
-      (n) => n === 12,
-      { describe: 'all 12 deliveries at the receiver', timeoutMs: 60_000 },
+      () => stack.db('webhook_deliveries').where({ endpoint_id: created.body.id }).select('status', 'attempts'),
+      (rows) => rows.length === 12 && rows.every((r) => r.status === 'delivered'),
+      { describe: 'all 12 deliveries delivered', timeoutMs: 60_000 },
     );
-    const rows = await stack.db('webhook_deliveries').where({ endpoint_id: created.body.id });
-    expect(rows.map((r: { status: string }) => r.status)).toEqual(Array(12).fill('delivered'));
-    // Woken by the deliveries that freed slots (the webhookSlotFreed signal), not only by re-checks.
-    const signalled = await Promise.all(
-      rows.map(async (r: { id: string }) => {
-        const history = await stack.client.workflow.getHandle(`webhook-delivery:${r.id}`).fetchHistory();
-        return (history.events ?? []).some(
-          (ev) => ev.workflowExecutionSignaledEventAttributes?.signalName === 'webhookSlotFreed',
-        );
-      }),
-    );
-    expect(signalled.filter(Boolean).length).toBeGreaterThan(0);
-    expect(await stack.db('webhook_slots').where({ owner_key: `merchant:${e.mid}` })).toEqual([]);
-    expect(await stack.db('webhook_slot_waiters').where({ owner_key: `merchant:${e.mid}` })).toEqual([]);
+    expect(receiver.received).toHaveLength(12);
+    const keys = receiver.received.map((r) => JSON.parse(r.body).IdempotencyKey as string);
+    expect(new Set(keys).size).toBe(12);
+    const described = await stack.client.workflow.getHandle(endpointWorkflowId(created.body.id)).describe();
+    expect(described.taskQueue).toBe(stack.config.temporal.webhookTaskQueue);
   });
 
   it('reads at most a small part of a response body: a 2xx streaming without end still counts as delivered', async () => {

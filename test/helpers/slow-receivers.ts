@@ -84,3 +84,34 @@ export async function startStreamingReceiver(status = 200) {
       }),
   };
 }
+
+/**
+ * A receiver that answers `status` after `delayMs`, keeping what it received (IdempotencyKey and
+ * arrival time): attempts are in flight long enough to kill a worker in the middle of a batch.
+ */
+export async function startDelayedReceiver(delayMs: number, status = 200) {
+  const received: Array<{ key: string; at: number }> = [];
+  const server = https.createServer(
+    { cert: readFileSync(shared('tlsCert')), key: readFileSync(shared('tlsKey')) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { IdempotencyKey: string };
+        received.push({ key: body.IdempotencyKey, at: Date.now() });
+        setTimeout(() => res.writeHead(status).end(), delayMs);
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    urlFor: (name: string) => `https://127.0.0.1:${port}/${name}`,
+    received,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -24,7 +24,7 @@ describe('housekeeping (real Postgres)', () => {
       key: randomUUID(),
       operation: 'evaluate',
       request_hash: 'h',
-      state: 'completed',
+      state: 'completed' as const,
       created_at: new Date(expiresAt.getTime() - 24 * HOUR),
       expires_at: expiresAt,
     });

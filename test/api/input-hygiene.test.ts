@@ -8,6 +8,7 @@ import { widgetBatch } from '../../src/domain/widget-signals';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { orderRow } from '../helpers/order-row';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 /**
@@ -619,7 +620,7 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     expect(order.status).toBe(200);
     ids.order = order.body.orderId;
     ids.orderSessionKey = order.body.orderSessionKey;
-    ids.externalOrderId = (await stack.db('orders').where({ id: ids.order }).first()).external_order_id;
+    ids.externalOrderId = (await orderRow(stack.db, String(ids.order))).external_order_id;
     ids.event = (await stack.db('events').where({ order_id: ids.order }).first()).id;
     for (const id of Object.values(ids)) expect(id).toBeTruthy();
   });

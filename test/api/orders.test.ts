@@ -146,12 +146,12 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       // The same attempt again: answered from the order, not charged again.
       const same = await api('POST', '/v1/evaluate', { ...first, idempotencyKey: randomUUID() });
       expect(same.body).toMatchObject({ orderId, status: 'DECLINED' });
-      expect((await stack.db('orders').where({ id: orderId }).first()).service_attempts).toBe(1);
+      expect((await stack.db('orders').where({ id: orderId }).first())?.service_attempts).toBe(1);
 
       // A first retry with the same card: re-scored and re-charged (a new processor key), declined again.
       const retry = await api('POST', '/v1/evaluate', { ...first, idempotencyKey: randomUUID(), attemptCount: 2 });
       expect(retry.body).toMatchObject({ orderId, status: 'DECLINED' });
-      expect((await stack.db('orders').where({ id: orderId }).first()).service_attempts).toBe(2);
+      expect((await stack.db('orders').where({ id: orderId }).first())?.service_attempts).toBe(2);
 
       // A second retry with another card: approved, still the same order.
       const approved = await api('POST', '/v1/evaluate', {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type ApiAnswer, callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { orderRow } from '../helpers/order-row';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { killWorker, startWorkerProcess } from '../helpers/worker-process';
@@ -70,7 +71,7 @@ describe('concurrent refunds of one order', () => {
       }
     }
     const ledger = await stack.db('refunds').where({ order_id: orderId });
-    const order = await stack.db('orders').where({ id: orderId }).first();
+    const order = await orderRow(stack.db, orderId);
     const events = await stack.db('events').where({ order_id: orderId, name: 'order.refunded' });
     const ledgerTotal = ledger.reduce((sum, r) => sum + Number(r.amount), 0);
     const eventTotal = events.reduce((sum, e) => sum + Number(e.data.Amount), 0);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { listOrderEvents } from '../../src/db/repositories/events';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { orderRow } from '../helpers/order-row';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { killWorker, startWorkerProcess } from '../helpers/worker-process';
@@ -59,7 +60,7 @@ describe('a worker killed and restarted mid-rescue loses nothing', () => {
     const capture = api('POST', '/v1/capture', captureBody); // in flight while no worker runs
     // The second order's window closes with no worker alive: its timer fires on the Temporal server,
     // and the workflow task that handles it waits for a worker.
-    const { workflow_id: expiringWorkflow } = await stack.db('orders').where({ id: toExpire.body.orderId }).first();
+    const { workflow_id: expiringWorkflow } = await orderRow(stack.db, String(toExpire.body.orderId));
     await eventually(
       async () => (await stack.client.workflow.getHandle(expiringWorkflow).fetchHistory()).events ?? [],
       (events) => events.some((e) => e.timerFiredEventAttributes),

@@ -89,6 +89,4 @@ export async function eventNames(db: Db, orderId: string): Promise<string[]> {
   return (await listOrderEvents(db, orderId)).map((e) => e.name);
 }
 
-export async function orderRow(db: Db, orderId: string) {
-  return db('orders').where({ id: orderId }).first();
-}
+export { orderRow } from './order-row';

@@ -63,6 +63,8 @@ export async function reverseChargeback(db: Db, id: string, at: Date, isTestMode
     if (dispute.status !== 'received') return { refused: true as const };
     await trx('disputes').where({ id }).update({ status: 'reversed', reversed_at: at });
     const order = await trx('orders').where({ id: dispute.order_id }).first();
+    // The foreign key keeps the order; without it there is nothing to announce the reversal for.
+    if (!order) throw new Error(`dispute ${id}: order ${dispute.order_id} not found`);
     const data = {
       DisputeDateTime: dispute.dispute_at.toISOString(),
       ReversalDateTime: at.toISOString(),

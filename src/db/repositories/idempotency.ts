@@ -63,7 +63,7 @@ export async function claimIdempotencyKey(
     key: scope.key,
     operation: scope.operation,
     request_hash: scope.requestHash,
-    state: 'in_flight',
+    state: 'in_flight' as const,
     created_at: now,
     expires_at: new Date(now.getTime() + REPLAY_WINDOW_MS),
     owner_id: claimant.ownerId,

@@ -2,6 +2,7 @@ import type { CommandRefusal, RefundRequest } from '../../domain/orders/contract
 import type { RefundedEventData } from '../../domain/orders/events';
 import { ORDER_STATUS, type OrderStatusName } from '../../domain/orders/status';
 import type { Db } from '../knex';
+import type { OrderInsert, OrderRecord } from '../tables/orders';
 import { insertOrderEvents } from './events';
 
 /**
@@ -53,6 +54,13 @@ async function lockOrder(trx: Db, orderId: string, merchantId: string) {
   return trx('orders').where({ id: orderId, merchant_id: merchantId }).forUpdate().first();
 }
 
+/** Updates an order this transaction holds the lock of (lockOrder): it is there, one row comes back. */
+async function updateLockedOrder(trx: Db, orderId: string, patch: Partial<OrderInsert>): Promise<OrderRecord> {
+  const [updated] = await trx('orders').where({ id: orderId }).update(patch).returning('*');
+  if (!updated) throw new Error(`order ${orderId} not found under its lock`);
+  return updated;
+}
+
 function refundedOrder(o: {
   status_name: OrderStatusName;
   refunded_amount: number;
@@ -92,10 +100,11 @@ export async function reserveRefund(db: Db, req: RefundRequest, now: Date): Prom
       processor_reference: null,
       created_at: now,
     });
-    const [updated] = await trx('orders')
-      .where({ id: req.orderId })
-      .update({ refunded_amount: order.refunded_amount + amount, version: order.version + 1, updated_at: now })
-      .returning('*');
+    const updated = await updateLockedOrder(trx, req.orderId, {
+      refunded_amount: order.refunded_amount + amount,
+      version: order.version + 1,
+      updated_at: now,
+    });
     return {
       kind: 'reserved',
       refund: { id: req.refundId, amount, state: 'pending', processorReference: null },
@@ -130,10 +139,12 @@ export async function settleRefund(
     const settledTotal = Number(settled?.total ?? 0);
     const status: OrderStatusName = settledTotal === order.captured_amount ? 'Returned' : order.status_name;
     const version = order.version + 1;
-    const [updated] = await trx('orders')
-      .where({ id: input.orderId })
-      .update({ status: ORDER_STATUS[status], status_name: status, version, updated_at: now })
-      .returning('*');
+    const updated = await updateLockedOrder(trx, input.orderId, {
+      status: ORDER_STATUS[status],
+      status_name: status,
+      version,
+      updated_at: now,
+    });
     if (status !== order.status_name) {
       await trx('order_transitions').insert({
         order_id: input.orderId,

@@ -20,6 +20,7 @@ import type { Config, TemporalSecurity } from './config';
 import type { Db } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import type { Logger } from './logger';
+import { startWorkerHeartbeat, type WorkerHeartbeat } from './observability/worker-heartbeat';
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 import { registerSearchAttributes as register } from './temporal/search-attributes';
@@ -63,6 +64,24 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
   });
 }
 
+/**
+ * This process's heartbeat row for readiness (src/observability/worker-heartbeat.ts): written while
+ * every one of `workers` runs, naming the task queues of `roles`.
+ */
+export function startHeartbeatOf(
+  setup: Omit<WorkerSetup, 'connection'>,
+  roles: WorkerRole[],
+  workers: Worker[],
+): WorkerHeartbeat {
+  const { taskQueue, webhookTaskQueue } = setup.config.temporal;
+  return startWorkerHeartbeat({
+    db: setup.db,
+    taskQueues: roles.map((role) => (role === 'webhooks' ? webhookTaskQueue : taskQueue)),
+    isRunning: () => workers.every((w) => w.getState() === 'RUNNING'),
+    logger: setup.logger,
+  });
+}
+
 /** The workers of the given roles, on one connection, sharing one workflow bundle. */
 export async function createWorkers(setup: WorkerSetup, roles: WorkerRole[]): Promise<Worker[]> {
   const workflowBundle =
@@ -92,9 +111,11 @@ export async function startWorkerWithRelay(
     address: setup.address,
     ...temporalConnectionSecurity(setup.security),
   });
-  const workers = await createWorkers({ ...setup, connection }, setup.roles ?? ['orders', 'webhooks']);
+  const roles = setup.roles ?? ['orders', 'webhooks'];
+  const workers = await createWorkers({ ...setup, connection }, roles);
   const running = Promise.all(workers.map((w) => w.run()));
   running.catch(() => {}); // awaited (and so reported) by stop(); never an unhandled rejection
+  const heartbeat = startHeartbeatOf(setup, roles, workers);
   const relay = startOutboxRelay({
     db: setup.db,
     client: setup.client,
@@ -105,6 +126,7 @@ export async function startWorkerWithRelay(
   const housekeeping = startHousekeeping({ db: setup.db, logger: setup.logger });
   return {
     async stop() {
+      await heartbeat.stop(); // readiness drops before the drain, not after it
       await housekeeping.stop();
       await relay.stop();
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();

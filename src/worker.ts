@@ -13,6 +13,7 @@ import {
   prebuiltWorkflowBundle,
   registerSearchAttributes,
   rolesOf,
+  startHeartbeatOf,
 } from './worker-host';
 
 export * from './worker-host';
@@ -60,7 +61,10 @@ async function main(): Promise<void> {
     },
     'worker running',
   );
-  await Promise.all(workers.map((w) => w.run()));
+  const running = Promise.all(workers.map((w) => w.run()));
+  // Readiness sees this process within a second; a SIGTERM drain deletes the row at once.
+  const heartbeat = startHeartbeatOf({ config, db, logger }, roles, workers);
+  await running.finally(() => heartbeat.stop());
   await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
   await housekeeping.stop();
   await relay.stop();

@@ -41,8 +41,9 @@ import { widgetBundle } from './widget-bundle';
 
 export interface AppDeps {
   config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
-    temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'>;
-  } & Partial<Pick<Config, 'metrics' | 'readyPollerMaxAgeMs'>>;
+    temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
+      Partial<Pick<Config['temporal'], 'callDeadlineMs'>>;
+  } & Partial<Pick<Config, 'metrics' | 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs'>>;
   db: Db;
   temporal: Connection;
   /** The client the order endpoints use to reach the order workflows. */
@@ -80,7 +81,9 @@ export function createApp(deps: AppDeps): RescueApp {
   const limits = apiLimits(db, deps.logger, clock, config);
   app.use(limits.failures);
 
-  const workflows = new OrderClient(deps.temporalClient, config.temporal.taskQueue);
+  const workflows = new OrderClient(deps.temporalClient, config.temporal.taskQueue, {
+    deadlineMs: config.temporal.callDeadlineMs,
+  });
   const bearer = bearerAuth(db, clock);
   const root = new Router();
   for (const router of [
@@ -92,6 +95,7 @@ export function createApp(deps: AppDeps): RescueApp {
       namespace: deps.temporalClient.options.namespace,
       taskQueue: config.temporal.taskQueue,
       pollerMaxAgeMs: config.readyPollerMaxAgeMs,
+      heartbeatMaxAgeMs: config.readyWorkerHeartbeatMaxAgeMs,
     }),
     oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, limits: limits.token }),
     adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),

@@ -17,6 +17,8 @@ export const serviceEnv = {
   METRICS_PORT: port.optional(),
   METRICS_TOKEN: optionalUrl.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   READY_POLLER_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(600_000).default(75_000),
+  // Above the 1 s heartbeat interval with room for a busy event loop; at most 5 s (issue 13).
+  READY_WORKER_HEARTBEAT_MAX_AGE_MS: z.coerce.number().int().min(2_000).max(60_000).default(4_000),
   WORKER_ROLE: z.enum(['all', 'orders', 'webhooks']).default('all'),
 };
 
@@ -34,6 +36,8 @@ export interface ServiceConfig {
   migrateOnStart: boolean;
   /** Readiness: a poller of the order task queue counts when seen within this (docs/deployment.md). */
   readyPollerMaxAgeMs: number;
+  /** Readiness: a worker process counts when its heartbeat row is younger than this. */
+  readyWorkerHeartbeatMaxAgeMs: number;
   /** What the worker process (src/worker.ts) runs: both workers (default), or one of them. */
   workerRole: 'all' | 'orders' | 'webhooks';
 }
@@ -49,6 +53,7 @@ export function serviceSettings(e: EnvOf<typeof serviceEnv>): ServiceConfig {
     metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
     migrateOnStart: e.MIGRATE_ON_START === 'true',
     readyPollerMaxAgeMs: e.READY_POLLER_MAX_AGE_MS,
+    readyWorkerHeartbeatMaxAgeMs: e.READY_WORKER_HEARTBEAT_MAX_AGE_MS,
     workerRole: e.WORKER_ROLE,
   };
 }

@@ -10,6 +10,7 @@ export const temporalEnv = {
   WEBHOOK_TASK_QUEUE: optionalUrl,
   TEMPORAL_DEV_SERVER_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  WORKFLOW_CALL_DEADLINE_MS: z.coerce.number().int().min(1_000).max(120_000).default(20_000),
   // Temporal's own environment-configuration names (docs/deployment.md, "Connecting to Temporal").
   TEMPORAL_API_KEY: optionalUrl,
   TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
@@ -38,6 +39,8 @@ export interface TemporalConfig {
   security: TemporalSecurity;
   /** host:port of the worker's Prometheus exporter (the SDK's metrics); unset: none. */
   metricsBindAddress: string | undefined;
+  /** How long an API call waits on a workflow before answering 503 503010 (src/orders/order-client.ts). */
+  callDeadlineMs: number;
 }
 
 /** How to reach a Temporal cluster that wants TLS, mTLS or an API key; all unset: plain gRPC. */
@@ -71,5 +74,6 @@ export function temporalSettings(e: EnvOf<typeof temporalEnv>): TemporalConfig {
       serverName: e.TEMPORAL_TLS_SERVER_NAME,
     },
     metricsBindAddress: e.TEMPORAL_METRICS_BIND_ADDRESS,
+    callDeadlineMs: e.WORKFLOW_CALL_DEADLINE_MS,
   };
 }

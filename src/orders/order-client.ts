@@ -37,7 +37,8 @@ const GrpcStatus = { DEADLINE_EXCEEDED: 4, NOT_FOUND: 5 } as const;
 
 /**
  * How long the API waits on a workflow before answering 503 (retry with the same key): long enough
- * to ride out a worker restart, shorter than a merchant's HTTP timeout (commonly 30-60 s).
+ * to ride out a worker restart, shorter than a merchant's HTTP timeout (commonly 30-60 s). The
+ * API takes it from WORKFLOW_CALL_DEADLINE_MS (src/config/temporal.ts; same default).
  */
 export const DEFAULT_DEADLINE_MS = 20_000;
 

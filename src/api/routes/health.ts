@@ -3,7 +3,8 @@ import type { Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import type { Middleware } from 'koa';
 import type { Environment } from '../../config';
-import { type Db, isDatabaseReachable } from '../../db/knex';
+import { type Db, isDatabaseReachable, withDeadline } from '../../db/knex';
+import { hasFreshWorker } from '../../observability/worker-heartbeat';
 
 type CheckStatus = 'ok' | 'down';
 interface Check {
@@ -65,6 +66,8 @@ export function healthRoutes(deps: {
   taskQueue?: string;
   /** A poller counts when Temporal saw it within this (docs/deployment.md#probes). */
   pollerMaxAgeMs?: number;
+  /** A worker process counts when its heartbeat row is younger than this (docs/deployment.md#probes). */
+  heartbeatMaxAgeMs?: number;
 }): Router {
   const router = new Router();
   const limit: Middleware = deps.rateLimit ?? ((_ctx, next) => next());
@@ -76,18 +79,25 @@ export function healthRoutes(deps: {
     ctx.body = { status: 'ok', time: new Date().toISOString() };
   });
 
-  // Readiness: the database, Temporal, and at least one worker polling the order task queue, each
-  // with the 2 s deadline. Without a worker an evaluate could only wait, so the process says so.
+  // Readiness: the database, Temporal, and a live worker of the order task queue, each with the
+  // 2 s deadline. Without a worker an evaluate could only wait, so the process says so. A worker
+  // is live when its process wrote a heartbeat row within seconds (a killed one is noticed within
+  // heartbeatMaxAgeMs) and Temporal lists a poller of the queue (the worker really reaches Temporal).
   router.get('/v1/health/ready', limit, async (ctx) => {
     const namespace = deps.namespace ?? 'default';
     const taskQueue = deps.taskQueue ?? 'payment-rescue';
     let pollers = 0;
+    let heartbeat = false;
     const [database, temporal, worker] = await Promise.all([
       timed(() => isDatabaseReachable(deps.db, PROBE_DEADLINE_MS)),
       timed(() => isTemporalReachable(deps.temporal)),
       timed(async () => {
-        pollers = await countLivePollers(deps.temporal, namespace, taskQueue, deps.pollerMaxAgeMs ?? 75_000);
-        return pollers > 0;
+        const [fresh, count] = await Promise.all([
+          withDeadline(hasFreshWorker(deps.db, taskQueue, deps.heartbeatMaxAgeMs ?? 4_000), PROBE_DEADLINE_MS),
+          countLivePollers(deps.temporal, namespace, taskQueue, deps.pollerMaxAgeMs ?? 75_000),
+        ]);
+        [heartbeat, pollers] = [fresh, count];
+        return heartbeat && pollers > 0;
       }),
     ]);
     const ok = [database, temporal, worker].every((c) => c.status === 'ok');
@@ -96,7 +106,7 @@ export function healthRoutes(deps: {
     ctx.body = {
       status: ok ? 'ok' : 'unavailable',
       environment: deps.environment,
-      checks: { database, temporal, worker: { ...worker, taskQueue, pollers } },
+      checks: { database, temporal, worker: { ...worker, taskQueue, pollers, heartbeat } },
       time: new Date().toISOString(),
     };
   });

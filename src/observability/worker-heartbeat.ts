@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { Db } from '../db/knex';
+import type { Logger } from '../logger';
+
+/**
+ * Worker liveness for readiness (docs/deployment.md#probes). Temporal's poller list refreshes a
+ * poller's last access time once per long poll (1 min), so a killed worker stays "seen" for a
+ * minute; Temporal's own worker heartbeats (server 1.29) are a preview behind server flags. So
+ * each worker process writes its own row every second, on the database's clock, while its workers
+ * run, and deletes it when they stop; readiness asks for a row younger than a few seconds.
+ */
+
+/** How often a running worker process refreshes its row. */
+export const WORKER_HEARTBEAT_INTERVAL_MS = 1_000;
+
+/** Rows of processes that died without deleting theirs are swept after this. */
+const STALE_ROW_RETENTION = '1 hour';
+
+export interface WorkerHeartbeat {
+  stop(): Promise<void>;
+}
+
+/**
+ * Writes this process's heartbeat every second while `isRunning()` says its workers poll; once they
+ * no longer do (draining after SIGTERM, failed), the row is deleted, so readiness drops at once.
+ */
+export function startWorkerHeartbeat(opts: {
+  db: Db;
+  taskQueues: string[];
+  isRunning: () => boolean;
+  logger: Logger;
+  intervalMs?: number;
+}): WorkerHeartbeat {
+  const id = randomUUID();
+  const row = { id, host: os.hostname(), pid: process.pid, task_queues: opts.taskQueues };
+  let timer: NodeJS.Timeout | undefined;
+  let beating: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  let failing = false;
+
+  const remove = () => opts.db('worker_heartbeats').where({ id }).delete();
+  const beat = async () => {
+    try {
+      if (!opts.isRunning()) {
+        await remove();
+        return;
+      }
+      await opts
+        .db('worker_heartbeats')
+        .insert({ ...row, last_seen: opts.db.fn.now() })
+        .onConflict('id')
+        .merge(['last_seen']);
+      if (failing) opts.logger.info('worker heartbeat written again');
+      failing = false;
+    } catch (err) {
+      // The database is down: readiness is down anyway. Logged once per outage, not every second.
+      if (!failing) opts.logger.warn({ err }, 'worker heartbeat not written');
+      failing = true;
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      beating = beat().finally(schedule);
+    }, opts.intervalMs ?? WORKER_HEARTBEAT_INTERVAL_MS);
+  };
+  beating = opts
+    .db('worker_heartbeats')
+    .where('last_seen', '<', opts.db.raw(`now() - interval '${STALE_ROW_RETENTION}'`))
+    .delete()
+    .catch(() => {})
+    .then(beat)
+    .finally(schedule);
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await beating.catch(() => {});
+      await remove().catch((err: unknown) => opts.logger.warn({ err }, 'worker heartbeat row not deleted'));
+    },
+  };
+}
+
+/** Whether a worker process polling `taskQueue` wrote its heartbeat within `maxAgeMs` (database clock). */
+export async function hasFreshWorker(db: Db, taskQueue: string, maxAgeMs: number): Promise<boolean> {
+  const row = await db('worker_heartbeats')
+    .whereRaw('? = any(task_queues)', [taskQueue])
+    .andWhereRaw('last_seen > now() - make_interval(secs => ?)', [maxAgeMs / 1000])
+    .first('id');
+  return row !== undefined;
+}

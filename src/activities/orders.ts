@@ -2,6 +2,7 @@ import type { Db } from '../db/knex';
 import { persistOrder } from '../db/repositories/orders';
 import { findSenseSession } from '../db/repositories/sense-sessions';
 import type { PersistOrderInput, ScoreInput, ScoreResult } from '../domain/orders/contracts';
+import { outboxEvent } from '../domain/orders/domain-events';
 import { scoreTransaction } from '../domain/scoring';
 import { judgeSenseSession } from '../domain/sense-session';
 import { SENSE_KEY_PATTERN } from '../domain/widget-signals';
@@ -23,7 +24,7 @@ export function createOrderActivities(deps: OrderActivityDeps) {
     async persistOrder(input: PersistOrderInput): Promise<void> {
       await storeStep('persist order', () => persistOrder(deps.db, input));
       // Counted once the write is durable; a re-run of the same write may count again (rare).
-      for (const e of input.events) businessMetrics.orderEvent(e.name, input.state.flow);
+      for (const e of input.events) businessMetrics.orderEvent(outboxEvent(e).name, input.state.flow);
     },
 
     /**

@@ -6,6 +6,7 @@ import { Worker } from '@temporalio/worker';
 import type { OrderActivities } from '../../src/activities/orders';
 import type { ProcessorActivities } from '../../src/activities/processor';
 import type { ChargeInput, ChargeResult, PersistOrderInput } from '../../src/domain/orders/contracts';
+import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
 import { captureUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
 import { evaluateInput } from '../helpers/orders';
@@ -92,9 +93,9 @@ describe('order workflow with fake activities', () => {
     expect(activities.processorCharge).toHaveBeenCalledTimes(1);
     const [charge] = (activities.processorCharge as jest.Mock).mock.calls[0] as [ChargeInput];
     expect(charge.idempotencyKey).toMatch(/:charge:1$/);
-    expect(persisted.map((p) => [p.transition?.from ?? null, p.state.status, p.events.map((e) => e.name)])).toEqual([
-      [null, 'Completed', ['order.completed']],
-    ]);
+    expect(
+      persisted.map((p) => [p.transition?.from ?? null, p.state.status, p.events.map((e) => outboxEvent(e).name)]),
+    ).toEqual([[null, 'Completed', ['order.completed']]]);
   });
 
   it('the same evaluate sent again (same idempotencyKey) is answered as the first time, never taken as a capture', async () => {

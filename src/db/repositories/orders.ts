@@ -1,5 +1,6 @@
 import { derivedUuid } from '../../domain/ids';
 import type { PersistOrderInput } from '../../domain/orders/contracts';
+import { outboxEvent } from '../../domain/orders/domain-events';
 import { ORDER_STATUS, type OrderStatusName } from '../../domain/orders/status';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Db } from '../knex';
@@ -75,7 +76,7 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
     await insertOrderEvents(
       trx,
       s,
-      input.events.map((e, position) => ({
+      input.events.map(outboxEvent).map((e, position) => ({
         id: derivedUuid('event', s.orderId, String(s.version), String(position), e.name),
         ...e,
       })),

@@ -1,4 +1,4 @@
-import type { OrderEvent } from './events';
+import type { EventToPersist } from './domain-events';
 import type { Flow, OrderStatusName, Outcome } from './status';
 
 /** The order as the workflow knows it; the read model (orders table) mirrors it. */
@@ -50,5 +50,5 @@ export interface OrderState {
 export interface PersistOrderInput {
   state: OrderState;
   transition: { from: OrderStatusName | null; to: OrderStatusName; reason: string } | null;
-  events: Array<Omit<OrderEvent, 'id'>>;
+  events: EventToPersist[];
 }

@@ -42,7 +42,7 @@ export async function cancel(order: Order, { via }: CancelInput): Promise<Cancel
   await order.commit(
     { status: 'Cancelled', cancelledAtUtc: new Date().toISOString() },
     `cancelled by the merchant (${via})`,
-    [{ name: 'order.cancelled', data: null }],
+    [{ name: 'order.cancelled' }],
   );
   return { kind: 'cancelled', status: 'Cancelled' };
 }
@@ -54,14 +54,14 @@ export async function challenge(order: Order, result: ChallengeReport): Promise<
   if (result === 'attempted') {
     order.challengeAttempts += 1;
     await order.commit({}, 'challenge attempted', [
-      { name: 'challenge.attempted', data: { Attempt: order.challengeAttempts, AttemptedAt: at } },
+      { name: 'challenge.attempted', attempt: order.challengeAttempts, attemptedAt: at },
     ]);
   } else if (result === 'failed') {
     await order.commit({ status: 'Declined', outcome: 'DECLINED' }, 'challenge failed', [
-      { name: 'challenge.failed', data: { FailedAt: at } },
+      { name: 'challenge.failed', failedAt: at },
     ]);
   } else {
-    await order.commit({}, 'challenge passed', [{ name: 'challenge.passed', data: { PassedAt: at } }]);
+    await order.commit({}, 'challenge passed', [{ name: 'challenge.passed', passedAt: at }]);
     const charged = await charge(order, processorWhileWaiting, true);
     if (charged.result === 'approved') await approve(order, charged.authorizationId, 'approved after the challenge');
     else

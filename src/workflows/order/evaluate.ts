@@ -138,10 +138,7 @@ async function decide(order: Order, input: EvaluateInput, at: Date): Promise<Eva
       return answer(order, outcomeForStatus(order.state.status));
     case 'challenge_required':
       await order.commit({ status: 'Onhold', outcome: 'CHALLENGE' }, 'cardholder challenge required', [
-        {
-          name: 'challenge.presented',
-          data: { ExpiresAt: new Date(at.getTime() + CHALLENGE_TIMEOUT_MS).toISOString() },
-        },
+        { name: 'challenge.presented', expiresAt: new Date(at.getTime() + CHALLENGE_TIMEOUT_MS).toISOString() },
       ]);
       return answer(order, 'CHALLENGE');
     case 'unavailable':

@@ -1,15 +1,13 @@
 import * as wf from '@temporalio/workflow';
 import type { EvaluateInput, EvaluateResult, OrderState, OrderWorkflowInput } from '../../domain/orders/contracts';
-import type { OrderEvent, OrderEventName } from '../../domain/orders/events';
+import type { OrderDomainEvent } from '../../domain/orders/domain-events';
 import { FAILURE } from '../../domain/orders/failures';
 import { orderSearchAttributes } from '../search-attributes';
 import { store } from './activities';
 import { canMove } from './transitions';
 
-export interface EventToRecord {
-  name: OrderEventName;
-  data: OrderEvent['data'];
-}
+/** What the workflow records; the public EventData is built from it outside (persistOrder). */
+export type EventToRecord = OrderDomainEvent;
 
 /**
  * The order entity: all of the workflow's state, and the one way to change it (`commit`). The
@@ -112,7 +110,7 @@ export class Order {
     await store.persistOrder({
       state: next,
       transition: from === next.status ? null : { from, to: next.status, reason },
-      events: events.map((e) => ({ name: e.name, occurredAt: next.updatedAtUtc, data: e.data })),
+      events: events.map((event) => ({ occurredAt: next.updatedAtUtc, event })),
     });
     this.current = next;
     this.draft = null;

@@ -56,7 +56,7 @@ export const awaitChallenge: Phase = async (order) => {
   await order.exclusive(async () => {
     if (order.state.status !== 'Onhold') return;
     await order.commit({ status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, 'challenge timed out', [
-      { name: 'order.cancelled', data: null },
+      { name: 'order.cancelled' },
     ]);
   });
 };
@@ -73,7 +73,7 @@ export const awaitCapture: Phase = async (order) => {
     if (s.flow === 'CIT' && wf.patched(CIT_CAPTURE_LAPSE_CANCELS)) {
       await voidAuthorization(order);
       await order.commit({ status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, 'capture window lapsed', [
-        { name: 'order.cancelled', data: null },
+        { name: 'order.cancelled' },
       ]);
       return;
     }

@@ -60,12 +60,7 @@ export async function approve(order: Order, authorizationId: string, reason: str
         captureBeforeUtc: captureBefore,
       },
       reason,
-      [
-        {
-          name: 'order.capturerequired',
-          data: { Amount: s.amount, Currency: s.currency, CaptureBefore: captureBefore },
-        },
-      ],
+      [{ name: 'order.capturerequired', amount: s.amount, currency: s.currency, captureBefore }],
     );
   } else {
     await complete(order, authorizationId, s.amount, reason);
@@ -85,7 +80,7 @@ export async function complete(order: Order, authorizationId: string, captured: 
       completedAtUtc: new Date().toISOString(),
     },
     reason,
-    [{ name: 'order.completed', data: null }],
+    [{ name: 'order.completed' }],
   );
 }
 
@@ -114,6 +109,6 @@ export async function voidAuthorization(order: Order): Promise<void> {
 export async function expire(order: Order, reason: string, closedAt: Date = new Date()): Promise<void> {
   await voidAuthorization(order);
   await order.commit({ status: 'Cancelled', expiredAtUtc: closedAt.toISOString() }, reason, [
-    { name: 'order.expired', data: null },
+    { name: 'order.expired' },
   ]);
 }

@@ -1,0 +1,45 @@
+import type { OrderEvent } from './events';
+
+/**
+ * What happened to an order, in the workflow's own terms. The workflow records these; the
+ * public EventData of the webhook envelope (PascalCase, docs/webhooks.md) is built from them on
+ * the read-model side (persistOrder), so the public shape can change without a workflow change.
+ */
+export type OrderDomainEvent =
+  | { name: 'order.completed' | 'order.cancelled' | 'order.expired' }
+  | { name: 'order.capturerequired'; amount: number; currency: string; captureBefore: string }
+  | { name: 'challenge.presented'; expiresAt: string }
+  | { name: 'challenge.attempted'; attempt: number; attemptedAt: string }
+  | { name: 'challenge.failed'; failedAt: string }
+  | { name: 'challenge.passed'; passedAt: string };
+
+/**
+ * An event as the order workflow hands it to persistOrder: the domain event and when it happened.
+ * Runs that scheduled the write before this form existed carry the public data itself (name,
+ * occurredAt, data): a scheduled activity keeps the input it was scheduled with, so both are read.
+ */
+export type EventToPersist = { occurredAt: string; event: OrderDomainEvent } | Omit<OrderEvent, 'id'>;
+
+/** The public EventData of a domain event (docs/webhooks.md, docs/orders.md). */
+export function publicEventData(e: OrderDomainEvent): OrderEvent['data'] {
+  switch (e.name) {
+    case 'order.capturerequired':
+      return { Amount: e.amount, Currency: e.currency, CaptureBefore: e.captureBefore };
+    case 'challenge.presented':
+      return { ExpiresAt: e.expiresAt };
+    case 'challenge.attempted':
+      return { Attempt: e.attempt, AttemptedAt: e.attemptedAt };
+    case 'challenge.failed':
+      return { FailedAt: e.failedAt };
+    case 'challenge.passed':
+      return { PassedAt: e.passedAt };
+    default:
+      return null;
+  }
+}
+
+/** The outbox row's content (without its id) of an event the workflow handed over, in either form. */
+export function outboxEvent(e: EventToPersist): Omit<OrderEvent, 'id'> {
+  if (!('event' in e)) return e;
+  return { name: e.event.name, occurredAt: e.occurredAt, data: publicEventData(e.event) };
+}

@@ -39,7 +39,7 @@ export function commandAnswer(outcome: string, order: OrderStatusName, fields: R
 export async function findOrderByReference(db: Db, merchantId: string, ref: string): Promise<OrderRow | undefined> {
   const byId = await findMerchantOrder(db, merchantId, ref);
   if (byId) return byId;
-  return db<OrderRow>('orders').where({ merchant_id: merchantId, order_session_key: ref }).first();
+  return db('orders').where({ merchant_id: merchantId, order_session_key: ref }).first();
 }
 
 const REFUSALS: Record<CommandRefusal['reason'], ConstructorParameters<typeof ApiError>[0]> = {

@@ -10,7 +10,7 @@ export type DisputeKind = 'chargeback' | 'early_warning';
  */
 export async function recordDispute(
   db: Db,
-  order: OrderRow & { partner_id: string; authorization_id: string | null },
+  order: OrderRow,
   input: { kind: DisputeKind; reason: string; amount: number; at: Date; isTestMode: boolean },
 ) {
   const id = randomUUID();

@@ -1,4 +1,5 @@
 import type { Db } from '../knex';
+import type { IdempotencyKeyRecord } from '../tables/idempotency-keys';
 
 /**
  * Idempotency records: one per (merchant, idempotencyKey), kept 24 hours. The first request
@@ -39,18 +40,8 @@ export interface Claimant {
   claimId: string;
 }
 
-interface Row {
-  operation: string;
-  request_hash: string;
-  state: 'in_flight' | 'completed';
-  response_status: number | null;
-  response_body: string | null;
-  created_at: Date;
-  expires_at: Date;
-  owner_id: string | null;
-  claim_id: string | null;
-  owner_alive: boolean;
-}
+/** A key's row with whether its owner's lease is alive (joined from api_processes). */
+type Row = IdempotencyKeyRecord & { owner_alive: boolean };
 
 export async function claimIdempotencyKey(
   db: Db,

@@ -1,9 +1,10 @@
 import { derivedUuid } from '../../domain/ids';
 import type { PersistOrderInput } from '../../domain/orders/contracts';
 import { outboxEvent } from '../../domain/orders/domain-events';
-import { ORDER_STATUS, type OrderStatusName } from '../../domain/orders/status';
+import { ORDER_STATUS } from '../../domain/orders/status';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Db } from '../knex';
+import type { OrderRecord } from '../tables/orders';
 import { insertOrderEvents } from './events';
 
 /**
@@ -84,43 +85,11 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
   });
 }
 
-export interface OrderRow {
-  id: string;
-  merchant_id: string;
-  external_order_id: string;
-  order_session_key: string;
-  workflow_id: string;
-  flow: string;
-  transaction_type: string;
-  status: number;
-  status_name: OrderStatusName;
-  outcome: string | null;
-  amount: number;
-  currency: string;
-  authorized_amount: number;
-  captured_amount: number;
-  refunded_amount: number;
-  card_brand: string;
-  card_last4: string;
-  sense_key: string | null;
-  is_mit: boolean;
-  is_recurring: boolean;
-  is_test_mode: boolean;
-  window_ends_at: Date | null;
-  capture_before: Date | null;
-  confirmation_id: string | null;
-  score: number | null;
-  reasons: string[];
-  device_signals_used: boolean;
-  created_at: Date;
-  updated_at: Date;
-  completed_at: Date | null;
-  cancelled_at: Date | null;
-  expired_at: Date | null;
-}
+/** An `orders` row as read (its columns: src/db/tables/orders.ts). */
+export type OrderRow = OrderRecord;
 
 export async function findMerchantOrder(db: Db, merchantId: string, orderId: string): Promise<OrderRow | undefined> {
-  return db<OrderRow>('orders').where({ id: orderId, merchant_id: merchantId }).first();
+  return db('orders').where({ id: orderId, merchant_id: merchantId }).first();
 }
 
 export async function findMerchantOrderByExternalId(
@@ -128,7 +97,7 @@ export async function findMerchantOrderByExternalId(
   merchantId: string,
   externalOrderId: string,
 ): Promise<OrderRow | undefined> {
-  return db<OrderRow>('orders').where({ merchant_id: merchantId, external_order_id: externalOrderId }).first();
+  return db('orders').where({ merchant_id: merchantId, external_order_id: externalOrderId }).first();
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;

@@ -3,6 +3,7 @@ import type { RefundedEventData } from '../../domain/orders/events';
 import { ORDER_STATUS, type OrderStatusName } from '../../domain/orders/status';
 import type { Db } from '../knex';
 import type { OrderInsert, OrderRecord } from '../tables/orders';
+import type { RefundRecord } from '../tables/refunds';
 import { insertOrderEvents } from './events';
 
 /**
@@ -31,13 +32,7 @@ export type Reservation =
   | { kind: 'reserved' | 'existing'; refund: LedgerRefund; order: RefundedOrder }
   | (Omit<CommandRefusal, 'kind'> & { kind: 'refused' });
 
-interface RefundRow {
-  id: string;
-  order_id: string;
-  amount: number;
-  state: LedgerRefund['state'];
-  processor_reference: string | null;
-}
+type RefundRow = RefundRecord;
 
 const asRefund = (r: RefundRow): LedgerRefund => ({
   id: r.id,
@@ -80,7 +75,7 @@ export async function reserveRefund(db: Db, req: RefundRequest, now: Date): Prom
   return db.transaction(async (trx) => {
     const order = await lockOrder(trx, req.orderId, req.merchantId);
     if (!order) return { kind: 'refused', reason: 'not_refundable', status: 'Draft' };
-    const existing = await trx<RefundRow>('refunds').where({ id: req.refundId, order_id: req.orderId }).first();
+    const existing = await trx('refunds').where({ id: req.refundId, order_id: req.orderId }).first();
     if (existing) return { kind: 'existing', refund: asRefund(existing), order: refundedOrder(order) };
     const windowClosed = !order.completed_at || now.getTime() > order.completed_at.getTime() + REFUND_WINDOW_MS;
     if (!REFUNDABLE.includes(order.status_name) || windowClosed)
@@ -125,7 +120,7 @@ export async function settleRefund(
 ): Promise<{ refund: LedgerRefund; order: RefundedOrder }> {
   return db.transaction(async (trx) => {
     const order = await lockOrder(trx, input.orderId, input.merchantId);
-    const row = await trx<RefundRow>('refunds').where({ id: input.refundId, order_id: input.orderId }).first();
+    const row = await trx('refunds').where({ id: input.refundId, order_id: input.orderId }).first();
     if (!order || !row) throw new Error(`refund ${input.refundId} of order ${input.orderId} is not in the ledger`);
     if (row.state !== 'pending') return { refund: asRefund(row), order: refundedOrder(order) };
 

@@ -32,6 +32,16 @@ export interface WorkerSetup {
   logger: Logger;
   /** A prebuilt bundle (tests share one); otherwise the workflows are bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Overrides of the worker's tuning (the benchmarks try settings with it). */
+  tuning?: Pick<
+    WorkerOptions,
+    | 'maxCachedWorkflows'
+    | 'maxConcurrentWorkflowTaskExecutions'
+    | 'maxConcurrentLocalActivityExecutions'
+    | 'workflowTaskPollerBehavior'
+    | 'nonStickyToStickyPollRatio'
+    | 'stickyQueueScheduleToStartTimeout'
+  >;
 }
 
 /**
@@ -61,6 +71,7 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
     ...(setup.workflowBundle
       ? { workflowBundle: setup.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
+    ...setup.tuning,
   });
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import os from 'node:os';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
@@ -8,8 +8,10 @@ import autocannon from 'autocannon';
 import Koa from 'koa';
 import { closeServer } from '../../src/api/server';
 import { createDb, type Db } from '../../src/db/knex';
+import { FLOOR_PATH, floorRoutes } from './floor-route';
 import {
   checkInterrupted,
+  commaList,
   HOST,
   isInterrupted,
   machineLine,
@@ -27,12 +29,18 @@ import {
 /**
  * `npm run bench:evaluate`: POST /v1/evaluate throughput and latency on a throw-away local stack
  * (embedded Postgres with durable settings, in-memory Temporal dev server, one worker, the API),
- * against a bare Koa + one-INSERT baseline on the same Postgres. Everything binds to 127.0.0.1
- * and everything it starts is stopped again, on failure and on Ctrl-C too. docs/benchmarks.md.
+ * against two yardsticks in the same run: the "Temporal floor" (an Update-With-Start of a trivial
+ * workflow through the same app, worker and dev server) and a bare Koa + one-INSERT baseline on
+ * the same Postgres. Closed-loop runs at each connection count, then open-loop runs at fixed
+ * rates. Everything binds to 127.0.0.1 and everything it starts is stopped again, on failure and
+ * on Ctrl-C too. docs/benchmarks.md.
  */
 
 const SECONDS = positiveInt('BENCH_SECONDS', 10);
-const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 10);
+const CONNECTION_COUNTS = commaList('BENCH_CONNECTIONS', [1, 10]);
+const OPEN_LOOP_RATES = commaList('BENCH_RATES', [20, 40]);
+/** Which scenarios run, by key (e.g. BENCH_SCENARIOS=floor,cit for a profile); all by default. */
+const ONLY = process.env.BENCH_SCENARIOS?.split(',').map((k) => k.trim().toLowerCase());
 const WARMUP_SECONDS = 2;
 const TEST_CARD = '4111111111111111'; // sandbox: approves (docs/sandbox.md)
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ of /proc on every Linux architecture Node runs on
@@ -40,6 +48,7 @@ const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ of /proc on every Linux architect
 let load: autocannon.Instance | undefined;
 
 interface Scenario {
+  key: 'base' | 'floor' | 'cit' | 'mit';
   name: string;
   url: string;
   headers: Record<string, string>;
@@ -50,6 +59,7 @@ interface Scenario {
 
 interface Measured {
   name: string;
+  connections: number;
   rps: number;
   p50: number;
   p99: number;
@@ -57,15 +67,24 @@ interface Measured {
   non2xx: number;
   wrong: number;
   statuses: string;
+  /** This process's CPU (API, worker and load generator) per answered request, in ms. */
+  nodeCpuMs: number;
+  /** Where a request's time went on the worker side (the SDK's metrics), when measured. */
+  worker?: string;
   /** CPU use during the run, in cores: per program of this benchmark, and everything else. */
   cpu: { programs: Record<string, number>; others: number } | undefined;
 }
 
 async function main(): Promise<void> {
   say(machineLine());
-  say(`load: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per scenario`);
+  say(
+    `load: ${CONNECTION_COUNTS.join(' and ')} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per scenario; open loop at ${OPEN_LOOP_RATES.join(' and ')} req/s`,
+  );
 
-  const { config, apiUrl, apiDb, pgUrl, logger } = await startLocalStack();
+  const { config, apiUrl, apiDb, pgUrl, logger, metricsUrl } = await startLocalStack({
+    workflowsPath: require.resolve('./bench-workflows'),
+    extraRoutes: floorRoutes,
+  });
   const baselineDb = createDb(pgUrl, config.database.poolMax, logger);
   registerStop('baseline pool', () => baselineDb.destroy());
   const baseline = await startBaseline(baselineDb);
@@ -95,11 +114,34 @@ async function main(): Promise<void> {
   });
   const mitBody = () => ({ ...citBody(), isMIT: true, isRecurring: true, subscription: { intervalCount: 1 } });
   const auth = { authorization: `Bearer ${bearer}` };
-  const scenarios: Scenario[] = [
-    { name: 'baseline: Koa + 1 INSERT', url: `${baselineUrl}/baseline`, headers: {}, body: citBody },
-    { name: 'CIT evaluate', url: `${apiUrl}/v1/evaluate`, headers: auth, body: citBody, outcome: 'APPROVED' },
-    { name: 'async MIT evaluate', url: `${apiUrl}/v1/evaluate`, headers: auth, body: mitBody, outcome: 'SUBMITTED' },
+  const all: Scenario[] = [
+    { key: 'base', name: 'baseline: Koa + 1 INSERT', url: `${baselineUrl}/baseline`, headers: {}, body: citBody },
+    {
+      key: 'floor',
+      name: 'Temporal floor',
+      url: `${apiUrl}${FLOOR_PATH}`,
+      headers: {},
+      body: citBody,
+      outcome: 'FLOOR',
+    },
+    {
+      key: 'cit',
+      name: 'CIT evaluate',
+      url: `${apiUrl}/v1/evaluate`,
+      headers: auth,
+      body: citBody,
+      outcome: 'APPROVED',
+    },
+    {
+      key: 'mit',
+      name: 'async MIT evaluate',
+      url: `${apiUrl}/v1/evaluate`,
+      headers: auth,
+      body: mitBody,
+      outcome: 'SUBMITTED',
+    },
   ];
+  const scenarios = all.filter((s) => !ONLY || ONLY.includes(s.key));
 
   // One request each first: a wrong body or a broken stack fails here, not as 10 s of errors.
   for (const s of scenarios) {
@@ -110,37 +152,55 @@ async function main(): Promise<void> {
   }
 
   const results: Measured[] = [];
-  for (const s of scenarios) {
-    say(`${s.name}: warm-up ${WARMUP_SECONDS} s`);
-    const warm = await measure(s, WARMUP_SECONDS);
-    if (warm.errors + warm.non2xx + warm.wrong > 0) {
-      say(`  warm-up: ${warm.errors} errors, ${warm.non2xx} non-2xx, ${warm.wrong} wrong answers (${warm.statuses})`);
+  for (const connections of CONNECTION_COUNTS) {
+    for (const s of scenarios) {
+      say(`${s.name}, ${connections} connections: warm-up ${WARMUP_SECONDS} s`);
+      const warm = await measure(s, WARMUP_SECONDS, connections);
+      if (warm.errors + warm.non2xx + warm.wrong > 0) {
+        say(`  warm-up: ${warm.errors} errors, ${warm.non2xx} non-2xx, ${warm.wrong} wrong answers (${warm.statuses})`);
+      }
+      checkInterrupted();
+      await drain(apiDb);
+      checkInterrupted();
+      say(`${s.name}, ${connections} connections: measuring ${SECONDS} s`);
+      const before = await scrape(metricsUrl);
+      const measured = await measure(s, SECONDS, connections);
+      measured.worker = workerTimes(before, await scrape(metricsUrl), measured.rps * SECONDS);
+      results.push(measured);
+      await drain(apiDb);
+      checkInterrupted();
     }
-    checkInterrupted();
-    await drain(apiDb);
-    checkInterrupted();
-    say(`${s.name}: measuring ${SECONDS} s`);
-    results.push(await measure(s, SECONDS));
-    await drain(apiDb);
-    checkInterrupted();
   }
   printTable(results);
+
+  const open: OpenLoopMeasured[] = [];
+  const openScenarios = scenarios.filter((s) => s.key === 'floor' || s.key === 'cit');
+  for (const rate of OPEN_LOOP_RATES) {
+    for (const s of openScenarios) {
+      say(`${s.name}: open loop at ${rate} req/s for ${SECONDS} s`);
+      open.push(await openLoop(s, rate, SECONDS));
+      await drain(apiDb);
+      checkInterrupted();
+    }
+  }
+  printOpenLoop(open);
 }
 
 /** One autocannon run; every request gets a fresh body (unique idempotencyKey and externalOrderId). */
-async function measure(s: Scenario, seconds: number): Promise<Measured> {
+async function measure(s: Scenario, seconds: number, connections: number): Promise<Measured> {
   let wrong = 0;
   // autocannon's histogram keeps whole milliseconds, too coarse for the baseline: keep the exact
   // response times of the 2xx answers (as autocannon does) and take the percentiles here.
   const latencies: number[] = [];
   const cpuBefore = cpuSnapshot();
+  const nodeBefore = process.cpuUsage();
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     // The callback form: it returns the instance, whose stop() a signal needs.
     const instance = autocannon(
       {
         url: s.url,
         method: 'POST',
-        connections: CONNECTIONS,
+        connections,
         duration: seconds,
         headers: { 'content-type': 'application/json', ...s.headers },
         requests: [
@@ -161,14 +221,16 @@ async function measure(s: Scenario, seconds: number): Promise<Measured> {
   }).finally(() => {
     load = undefined;
   });
+  const nodeUsed = process.cpuUsage(nodeBefore);
   const cpuAfter = cpuSnapshot();
-  latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => latencies[Math.max(0, Math.ceil((p / 100) * latencies.length) - 1)] ?? Number.NaN;
+  const percentile = percentiles(latencies);
   const statuses = Object.entries(r.statusCodeStats ?? {})
     .map(([code, { count }]) => `${code}: ${count ?? 0}`)
     .join(', ');
   return {
     name: s.name,
+    connections,
+    nodeCpuMs: (nodeUsed.user + nodeUsed.system) / 1000 / Math.max(1, r.requests.total),
     // Completed requests over the run's duration: autocannon's per-second mean counts a partial last second.
     rps: r.requests.total / r.duration,
     p50: percentile(50),
@@ -188,48 +250,82 @@ function cpuLine(cpu: NonNullable<Measured['cpu']>, rps: number): string {
   return `${programs.map(([name, cores]) => `${name} ${cores.toFixed(2)}`).join(', ')}; other processes ${cpu.others.toFixed(2)} | CPU ms per request: ${perRequest}`;
 }
 
+const ratio = (x: number, y: number | undefined) => (y && y > 0 ? `${(x / y).toPrecision(3)}x` : 'n/a');
+const ms = (v: number) => v.toFixed(v < 10 ? 2 : 1);
+
+/** A markdown table, numbers right-aligned. */
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...rows.map(line),
+  ];
+}
+
+/** Percentiles of a list of latencies (nearest rank). */
+function percentiles(values: number[]): (p: number) => number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** Each row beside the floor and the baseline measured at the same connection count. */
 function printTable(results: Measured[]): void {
-  const base = results[0] as Measured;
-  const ratio = (x: number, y: number) => (y > 0 ? `${(x / y).toPrecision(3)}x` : 'n/a');
-  const ms = (v: number) => v.toFixed(v < 10 ? 2 : 1);
   const header = [
     'scenario',
+    'conns',
     'req/s',
     'p50 ms',
     'p99 ms',
     'errors',
-    'non-2xx',
-    'wrong',
+    'Node CPU ms/req',
+    'req/s vs floor',
+    'p50 vs floor',
+    'p99 vs floor',
+    'CPU vs floor',
     'req/s vs base',
     'p50 vs base',
     'p99 vs base',
   ];
-  const rows = results.map((r) => [
-    r.name,
-    r.rps.toFixed(1),
-    ms(r.p50),
-    ms(r.p99),
-    String(r.errors),
-    String(r.non2xx),
-    String(r.wrong),
-    r === base ? '-' : ratio(r.rps, base.rps),
-    r === base ? '-' : ratio(r.p50, base.p50),
-    r === base ? '-' : ratio(r.p99, base.p99),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  const rows = results.map((r) => {
+    const same = results.filter((x) => x.connections === r.connections);
+    const base = same.find((x) => x.name.startsWith('baseline'));
+    const floor = same.find((x) => x.name === 'Temporal floor');
+    const vsFloor =
+      r === floor || r === base
+        ? ['-', '-', '-', '-']
+        : [
+            ratio(r.rps, floor?.rps),
+            ratio(r.p50, floor?.p50),
+            ratio(r.p99, floor?.p99),
+            ratio(r.nodeCpuMs, floor?.nodeCpuMs),
+          ];
+    const vsBase =
+      r === base ? ['-', '-', '-'] : [ratio(r.rps, base?.rps), ratio(r.p50, base?.p50), ratio(r.p99, base?.p99)];
+    return [
+      r.name,
+      String(r.connections),
+      r.rps.toFixed(1),
+      ms(r.p50),
+      ms(r.p99),
+      String(r.errors + r.non2xx + r.wrong),
+      r.nodeCpuMs.toFixed(2),
+      ...vsFloor,
+      ...vsBase,
+    ];
+  });
   const out = [
     '',
-    line(header),
-    `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
-    ...rows.map(line),
+    ...table(header, rows),
     '',
     ...results.flatMap((r) => [
-      `${r.name}: status codes ${r.statuses || 'none'}`,
+      `${r.name}, ${r.connections} connections: status codes ${r.statuses || 'none'}`,
       `  CPU, cores: ${r.cpu ? cpuLine(r.cpu, r.rps) : 'not measured (not Linux)'}`,
+      ...(r.worker ? [`  worker, per request: ${r.worker}`] : []),
     ]),
-    `${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP_SECONDS} s warm-up; ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}`,
+    `${SECONDS} s per scenario after ${WARMUP_SECONDS} s warm-up; errors = transport errors + non-2xx + wrong answers; Node CPU = this process (API, worker, load generator); ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}`,
     '',
   ];
   process.stdout.write(out.join('\n'));
@@ -239,6 +335,193 @@ function printTable(results: Measured[]): void {
   if (disturbed.length) {
     say(`WARNING: other processes used CPU during: ${disturbed.map((r) => r.name).join(', ')} (numbers are low)`);
   }
+}
+
+/** Histogram sums and counts of the SDK's metrics, by metric name and operation / task queue kind. */
+type Histograms = Map<string, { sum: number; count: number }>;
+async function scrape(url: string): Promise<Histograms> {
+  const out: Histograms = new Map();
+  const text = await fetch(url)
+    .then((r) => r.text())
+    .catch(() => '');
+  for (const line of text.split('\n')) {
+    const m = /^temporal_(\w+?)_(sum|count)(?:\{([^}]*)\})? ([0-9.e+-]+)$/.exec(line);
+    if (!m) continue;
+    const [, name, part, labels = '', value] = m;
+    const operation = /operation="([^"]+)"/.exec(labels)?.[1];
+    // Durations in seconds or milliseconds, depending on the SDK's settings: kept in seconds.
+    const unit = /_(seconds|milliseconds)$/.exec(name as string);
+    const base = unit ? (name as string).slice(0, unit.index) : (name as string);
+    const key = operation ? `${base}{${operation}}` : base;
+    const entry = out.get(key) ?? { sum: 0, count: 0 };
+    const scale = part === 'sum' && unit?.[1] === 'milliseconds' ? 1 / 1000 : 1;
+    entry[part as 'sum' | 'count'] += Number(value) * scale;
+    out.set(key, entry);
+  }
+  return out;
+}
+
+/**
+ * Worker-side account of a run: mean workflow task schedule-to-start (the server's matching until
+ * a poller took the task), mean workflow task execution (the SDK and our workflow code), tasks per
+ * request, local activity time, and the RPCs the worker made (completing a task is the server's
+ * history write).
+ */
+function workerTimes(before: Histograms, after: Histograms, requests: number): string | undefined {
+  if (!after.size || requests <= 0) return undefined;
+  const parts: string[] = [];
+  for (const [key, label] of [
+    ['workflow_task_schedule_to_start_latency', 'WFT schedule-to-start'],
+    ['workflow_task_execution_latency', 'WFT execution'],
+    ['local_activity_execution_latency', 'local activity'],
+    ['activity_execution_latency', 'activity'],
+    ['request_latency{RespondWorkflowTaskCompleted}', 'RespondWorkflowTaskCompleted'],
+    ['request_latency{RespondActivityTaskCompleted}', 'RespondActivityTaskCompleted'],
+  ] as const) {
+    const a = after.get(key);
+    const b = before.get(key) ?? { sum: 0, count: 0 };
+    if (!a || a.count <= b.count) continue;
+    const n = a.count - b.count;
+    parts.push(`${label} ${(((a.sum - b.sum) / n) * 1000).toFixed(1)} ms x ${(n / requests).toFixed(2)}`);
+  }
+  return parts.join(', ');
+}
+
+interface OpenLoopMeasured {
+  name: string;
+  rate: number;
+  sent: number;
+  answered: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  max: number;
+  nodeCpuMs: number;
+  cpu: Measured['cpu'];
+}
+
+/**
+ * Open loop: requests leave on a fixed schedule (one every 1000/rate ms) whether or not earlier
+ * ones have been answered, as merchants' checkouts arrive; each latency runs from the request's
+ * scheduled time, so a stalled server shows as latency (no coordinated omission).
+ */
+async function openLoop(s: Scenario, rate: number, seconds: number): Promise<OpenLoopMeasured> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  const total = rate * seconds;
+  const latencies: number[] = [];
+  let failed = 0;
+  const cpuBefore = cpuSnapshot();
+  const nodeBefore = process.cpuUsage();
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total && !isInterrupted(); i++) {
+    const scheduled = started + (i * 1000) / rate;
+    const wait = scheduled - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(
+      send(agent, s).then(
+        (ok) => {
+          if (ok) latencies.push(performance.now() - scheduled);
+          else failed += 1;
+        },
+        () => {
+          failed += 1;
+        },
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  const nodeUsed = process.cpuUsage(nodeBefore);
+  const cpuAfter = cpuSnapshot();
+  agent.destroy();
+  const p = percentiles(latencies);
+  return {
+    name: s.name,
+    rate,
+    sent: inFlight.length,
+    answered: latencies.length,
+    failed,
+    p50: p(50),
+    p99: p(99),
+    p999: p(99.9),
+    max: p(100),
+    nodeCpuMs: (nodeUsed.user + nodeUsed.system) / 1000 / Math.max(1, inFlight.length),
+    cpu: cpuBefore && cpuAfter ? cpuUse(cpuBefore, cpuAfter) : undefined,
+  };
+}
+
+/** One request; true when answered 2xx with the expected outcome. */
+function send(agent: http.Agent, s: Scenario): Promise<boolean> {
+  const payload = JSON.stringify(s.body());
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      s.url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...s.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => {
+          const ok = (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300;
+          resolve(ok && (!s.outcome || body.includes(`"outcome":"${s.outcome}"`)));
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+function printOpenLoop(results: OpenLoopMeasured[]): void {
+  const header = [
+    'open loop',
+    'req/s',
+    'sent',
+    'failed',
+    'p50 ms',
+    'p99 ms',
+    'p99.9 ms',
+    'max ms',
+    'Node CPU ms/req',
+    'p50 vs floor',
+    'p99 vs floor',
+    'p99.9 vs floor',
+  ];
+  const rows = results.map((r) => {
+    const floor = results.find((x) => x.rate === r.rate && x.name === 'Temporal floor');
+    const vs =
+      r === floor ? ['-', '-', '-'] : [ratio(r.p50, floor?.p50), ratio(r.p99, floor?.p99), ratio(r.p999, floor?.p999)];
+    return [
+      r.name,
+      String(r.rate),
+      String(r.sent),
+      String(r.failed),
+      ms(r.p50),
+      ms(r.p99),
+      ms(r.p999),
+      ms(r.max),
+      r.nodeCpuMs.toFixed(2),
+      ...vs,
+    ];
+  });
+  const out = [
+    '',
+    ...table(header, rows),
+    '',
+    ...results.map(
+      (r) => `${r.name} at ${r.rate} req/s: CPU, cores: ${r.cpu ? cpuLine(r.cpu, r.rate) : 'not measured'}`,
+    ),
+    '',
+  ];
+  process.stdout.write(out.join('\n'));
 }
 
 /**

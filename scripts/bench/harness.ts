@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { createApp } from '../../src/api/app';
+import { attachLease, ProcessLease } from '../../src/api/process-lease';
 import { closeServer, listen } from '../../src/api/server';
 import { loadConfig } from '../../src/config';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
@@ -51,9 +56,19 @@ export interface LocalStack {
   apiDb: Db;
   pgUrl: string;
   logger: ReturnType<typeof createLogger>;
+  client: Client;
+  /** The SDK's worker metrics (Prometheus text): slots, task latencies, RPC latencies. */
+  metricsUrl: string;
 }
 
-export async function startLocalStack(): Promise<LocalStack> {
+export interface LocalStackOptions {
+  /** A workflows module of the bench's own (src/workflows plus bench-only workflows). */
+  workflowsPath?: string;
+  /** Bench-only routes mounted after the API's own, behind its middleware. */
+  extraRoutes?: (client: Client, taskQueue: string) => ReturnType<Router['routes']>;
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'prs-bench-'));
   stops.push({ name: 'temp directory', stop: () => rm(workDir, { recursive: true, force: true }) });
   await chmod(workDir, 0o755); // as root, Postgres runs as the postgres user and must reach its cluster
@@ -92,6 +107,8 @@ export async function startLocalStack(): Promise<LocalStack> {
         port: await freePort(),
         namespace: config.temporal.namespace,
         logFile: path.join(workDir, 'temporal.log'),
+        // BENCH_TEMPORAL_CONFIG='key=value;key=value' tries dev server settings without a code change.
+        dynamicConfig: process.env.BENCH_TEMPORAL_CONFIG?.split(';').filter(Boolean),
       });
       stops.push({ name: 'Temporal dev server', stop: () => server.stop() });
       return server;
@@ -113,7 +130,8 @@ export async function startLocalStack(): Promise<LocalStack> {
   await registerSearchAttributes(connection, config.temporal.namespace);
 
   say('worker: bundling workflows and starting');
-  installTemporalLogging(logger);
+  const metricsPort = await freePort();
+  installTemporalLogging(logger, `${HOST}:${metricsPort}`);
   // The outbox relay runs beside the worker (as in `npm start`): its event polling is part of the load.
   const worker = await startWorkerWithRelay({
     address: temporal.address,
@@ -121,19 +139,46 @@ export async function startLocalStack(): Promise<LocalStack> {
     config: { ...config, environment: 'sandbox' },
     db: workerDb,
     logger,
+    ...(options.workflowsPath
+      ? { workflowBundle: await bundleWorkflowCode({ workflowsPath: options.workflowsPath }) }
+      : {}),
+    // BENCH_WORKER_TUNING='{"maxCachedWorkflows":500}' tries worker settings without a code change.
+    ...(process.env.BENCH_WORKER_TUNING ? { tuning: JSON.parse(process.env.BENCH_WORKER_TUNING) } : {}),
   });
   stops.push({ name: 'worker', stop: () => worker.stop() });
 
-  const api = await listen(
-    { config, db: apiDb, temporal: connection, temporalClient: client, logger },
-    HOST,
-    0, // an ephemeral port: never collides with a running `npm start`
-  );
-  stops.push({ name: 'API', stop: () => closeServer(api) });
+  const deps = { config, db: apiDb, temporal: connection, temporalClient: client, logger };
+  // An ephemeral port: never collides with a running `npm start`.
+  const extra = options.extraRoutes?.(client, config.temporal.taskQueue);
+  const api = extra ? await listenWith(deps, extra) : await listen(deps, HOST, 0);
+  stops.push({ name: 'API', stop: () => (extra ? closeBenchServer(api) : closeServer(api)) });
   const apiUrl = `http://${HOST}:${portOf(api)}`;
   checkInterrupted();
 
-  return { config, apiUrl, apiDb, pgUrl: pg.url, logger };
+  return { config, apiUrl, apiDb, pgUrl: pg.url, logger, client, metricsUrl: `http://${HOST}:${metricsPort}/metrics` };
+}
+
+/** As src/api/server.ts `listen` (the app and its process lease), with bench-only routes added. */
+const leases = new WeakMap<Server, { inFlight: { drained(ms: number): Promise<unknown> }; lease: ProcessLease }>();
+async function listenWith(deps: Parameters<typeof createApp>[0], extra: ReturnType<Router['routes']>): Promise<Server> {
+  const app = createApp(deps);
+  app.use(extra);
+  const lease = new ProcessLease(deps.db, deps.logger).start();
+  attachLease(app, lease);
+  const server = createServer(app.callback());
+  leases.set(server, { inFlight: app.inFlight, lease });
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject).listen(0, HOST));
+  return server;
+}
+
+async function closeBenchServer(server: Server): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  const served = leases.get(server);
+  await served?.inFlight.drained(30_000);
+  await served?.lease.stop();
 }
 
 /** A partner, merchant and tokenization key (as onboarding would), a merchant API key, its bearer token. */
@@ -260,4 +305,15 @@ export function runBench(main: () => Promise<void>): void {
       process.exit(interrupted ? 130 : 1);
     },
   );
+}
+
+/** A comma-separated list of positive integers from the environment, e.g. BENCH_CONNECTIONS=1,10. */
+export function commaList(name: string, fallback: number[]): number[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = raw.split(',').map((v) => Number(v.trim()));
+  if (!values.every((v) => Number.isInteger(v) && v > 0)) {
+    throw new Error(`${name} must be positive integers separated by commas, got "${raw}"`);
+  }
+  return values;
 }

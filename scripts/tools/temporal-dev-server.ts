@@ -19,6 +19,8 @@ export interface DevServerOptions {
   /** SQLite file for persistent state; undefined keeps everything in memory. */
   dbFile?: string;
   logFile: string;
+  /** More `--dynamic-config-value key=value` settings (the benchmarks try settings with it). */
+  dynamicConfig?: string[];
 }
 
 /**
@@ -49,7 +51,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<De
     'warn',
     '--log-format',
     'json',
-    ...LOW_LATENCY.flatMap((setting) => ['--dynamic-config-value', setting]),
+    ...[...LOW_LATENCY, ...(opts.dynamicConfig ?? [])].flatMap((setting) => ['--dynamic-config-value', setting]),
   ];
   if (opts.uiPort !== undefined) args.push('--ui-port', String(opts.uiPort));
   else args.push('--headless');

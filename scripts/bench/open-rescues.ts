@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { RETRY_OFFSETS_MS } from '../../src/domain/orders/retry-schedule';
+import {
+  checkInterrupted,
+  commaList,
+  isInterrupted,
+  machineLine,
+  positiveInt,
+  post,
+  runBench,
+  say,
+  seedMerchant,
+  startLocalStack,
+} from './harness';
+
+/**
+ * `npm run bench:open-rescues`: opens BENCH_ORDERS (2,000) async MIT orders whose card declines
+ * on every attempt, so each stays open on its retry timers, then waits for every first retry
+ * (RETRY_OFFSETS_MS[0] = 1 minute after acceptance, the production schedule unchanged) to fire.
+ * At each checkpoint (BENCH_CHECKPOINTS, default 1k and 10k, and always the last order) it prints
+ * the Node process's memory (API and worker in one process), the Postgres database size and the
+ * Temporal dev server's running workflows and memory (its SQLite is in memory).
+ * docs/benchmarks.md.
+ */
+
+const ORDERS = positiveInt('BENCH_ORDERS', 2_000);
+const CONCURRENCY = positiveInt('BENCH_CONCURRENCY', 10);
+const CHECKPOINTS = [
+  ...new Set([...commaList('BENCH_CHECKPOINTS', [1_000, 10_000]).filter((c) => c < ORDERS), ORDERS]),
+];
+const DECLINES_ALWAYS = '4000000000009995'; // sandbox: insufficient funds on every attempt (docs/sandbox.md)
+const FIRST_RETRY_MS = RETRY_OFFSETS_MS[0] as number;
+
+interface Checkpoint {
+  label: string;
+  orders: number;
+  seconds: number;
+  rssMiB: number;
+  heapMiB: number;
+  pgMiB: number;
+  running: number;
+  temporalRssMiB: number | undefined;
+}
+
+async function main(): Promise<void> {
+  say(machineLine());
+  say(`${ORDERS} async MIT orders, ${CONCURRENCY} at a time; checkpoints at ${CHECKPOINTS.join(', ')}`);
+  const { apiUrl, apiDb: db, client } = await startLocalStack();
+  const { bearer, tokenizationKey } = await seedMerchant(db, apiUrl);
+  const card = await post(
+    `${apiUrl}/v1/tokenize`,
+    { 'x-tokenization-key': tokenizationKey },
+    { cardNumber: DECLINES_ALWAYS, expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 1 },
+  );
+  if (card.status !== 201) throw new Error(`tokenize failed: ${card.status} ${JSON.stringify(card.body)}`);
+  const auth = { authorization: `Bearer ${bearer}` };
+  const body = () => ({
+    idempotencyKey: randomUUID(),
+    externalOrderId: `rescue-${randomUUID()}`,
+    transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+    paymentMethod: { token: card.body.token },
+    isMIT: true,
+    isRecurring: true,
+    subscription: { intervalCount: 1 },
+  });
+
+  const checkpoints: Checkpoint[] = [];
+  const started = performance.now();
+  const checkpoint = async (label: string, orders: number) => {
+    const c = await measure(label, orders, (performance.now() - started) / 1000);
+    checkpoints.push(c);
+    say(
+      `${label}: ${orders} orders, ${c.seconds.toFixed(0)} s, Node RSS ${c.rssMiB.toFixed(0)} MiB (heap ${c.heapMiB.toFixed(0)}), Postgres ${c.pgMiB.toFixed(0)} MiB, running workflows ${c.running}, dev server RSS ${c.temporalRssMiB?.toFixed(0) ?? '?'} MiB`,
+    );
+  };
+  const measure = async (label: string, orders: number, seconds: number): Promise<Checkpoint> => {
+    (globalThis as { gc?: () => void }).gc?.(); // with --expose-gc: live memory, not garbage
+    const mem = process.memoryUsage();
+    const { rows } = await db.raw('select pg_database_size(current_database()) as size');
+    const running = await client.workflow.count('ExecutionStatus="Running"');
+    return {
+      label,
+      orders,
+      seconds,
+      rssMiB: mem.rss / 2 ** 20,
+      heapMiB: mem.heapUsed / 2 ** 20,
+      pgMiB: Number(rows[0].size) / 2 ** 20,
+      running: running.count,
+      temporalRssMiB: devServerRssMiB(),
+    };
+  };
+
+  // Open the orders, CONCURRENCY callers at a time; every answer must be SUBMITTED.
+  let opened = 0;
+  let attemptsAtSubmit: number | undefined; // the order's service attempts when answered (a retry adds one)
+  let next = 0;
+  const pending = [...CHECKPOINTS];
+  const caller = async () => {
+    while (next < ORDERS && !isInterrupted()) {
+      next += 1;
+      const res = await post(`${apiUrl}/v1/evaluate`, auth, body());
+      if (res.status !== 200 || res.body.outcome !== 'SUBMITTED') {
+        throw new Error(`evaluate answered ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      opened += 1;
+      if (attemptsAtSubmit === undefined) {
+        const order = await db('orders')
+          .where({ id: String(res.body.orderId) })
+          .first<{ service_attempts: number } | undefined>('service_attempts');
+        attemptsAtSubmit = Number(order?.service_attempts ?? 0);
+      }
+      if (pending[0] !== undefined && opened >= pending[0]) {
+        const at = pending.shift() as number;
+        await checkpoint(`opened ${at}`, opened);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, caller));
+  checkInterrupted();
+  const openSeconds = (performance.now() - started) / 1000;
+  say(`opened ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)} per s)`);
+
+  // Every first retry is due FIRST_RETRY_MS after its order's acceptance: wait until each has fired.
+  // A soft decline keeps the order in Processing (no transition): the retry shows as one more
+  // service attempt on the order row, written (with updated_at) when it fired.
+  const retried = () => db('orders').where('service_attempts', '>', attemptsAtSubmit ?? 0);
+  const firstRetries = () =>
+    retried()
+      .count<{ count: string }[]>('* as count')
+      .then(([row]) => Number(row?.count ?? 0));
+  const deadline = Date.now() + FIRST_RETRY_MS + Math.max(300_000, ORDERS * 50);
+  let fired = await firstRetries();
+  while (fired < opened && Date.now() < deadline && !isInterrupted()) {
+    await new Promise((r) => setTimeout(r, 2_000));
+    fired = await firstRetries();
+  }
+  const allFiredSeconds = (performance.now() - started) / 1000;
+  await checkpoint('first retries fired', opened);
+  // How late each first retry fired against its schedule (acceptance + FIRST_RETRY_MS).
+  const { rows: lag } = await db.raw(
+    `select percentile_cont(array[0.5, 0.99, 1]) within group (order by lag) as p
+       from (select extract(epoch from updated_at - created_at) * 1000 - ? as lag
+               from orders where service_attempts > ?) l`,
+    [FIRST_RETRY_MS, attemptsAtSubmit ?? 0],
+  );
+  const [p50, p99, max] = (lag[0]?.p ?? []).map((v: number) => (v / 1000).toFixed(1));
+  const { rows: tables } = await db.raw(
+    `select relname, pg_total_relation_size(c.oid) as size from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r' order by size desc limit 5`,
+  );
+
+  const out = [
+    '',
+    '| checkpoint | orders | s since start | Node RSS MiB | Node heap MiB | Postgres MiB | running workflows | dev server RSS MiB |',
+    '| :-- | --: | --: | --: | --: | --: | --: | --: |',
+    ...checkpoints.map(
+      (c) =>
+        `| ${c.label} | ${c.orders} | ${c.seconds.toFixed(0)} | ${c.rssMiB.toFixed(0)} | ${c.heapMiB.toFixed(0)} | ${c.pgMiB.toFixed(0)} | ${c.running} | ${c.temporalRssMiB?.toFixed(0) ?? '?'} |`,
+    ),
+    '',
+    `opening: ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)}/s, ${CONCURRENCY} callers)`,
+    `first retries: ${fired} of ${opened} fired; all by ${allFiredSeconds.toFixed(1)} s after the first order, ${(allFiredSeconds - openSeconds).toFixed(1)} s after the last was opened (due ${FIRST_RETRY_MS / 1000} s after each acceptance)`,
+    `first retry lateness against schedule, s: p50 ${p50}, p99 ${p99}, max ${max}`,
+    `largest tables: ${tables.map((t: { relname: string; size: string }) => `${t.relname} ${(Number(t.size) / 2 ** 20).toFixed(1)} MiB`).join(', ')}`,
+    `RSS at ${ORDERS} vs at the first checkpoint: ${ratio(checkpoints)}`,
+    '',
+  ];
+  process.stdout.write(out.join('\n'));
+  if (fired < opened) throw new Error(`${opened - fired} first retries had not fired by the deadline`);
+}
+
+function ratio(checkpoints: Checkpoint[]): string {
+  const first = checkpoints[0];
+  const last = checkpoints.find((c) => c.label === `opened ${ORDERS}`);
+  return first && last ? `${(last.rssMiB / first.rssMiB).toFixed(2)}x` : 'n/a';
+}
+
+/** Resident memory of the Temporal dev server this process started (Linux /proc), in MiB. */
+function devServerRssMiB(): number | undefined {
+  try {
+    const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/);
+    for (const pid of children) {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (!/^Name:\s+temporal/m.test(status)) continue;
+      const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]);
+      return kb / 1024;
+    }
+  } catch {
+    // not Linux
+  }
+  return undefined;
+}
+
+runBench(main);

@@ -408,8 +408,9 @@ describe('identity and access through the real API', () => {
       expect(JSON.stringify(res.body)).not.toContain('4111111111111111');
 
       const row = await stack.db('card_vault').where({ token: res.body.token }).first();
+      expect(row).toBeDefined();
       expect(JSON.stringify(row)).not.toContain('4111111111111111');
-      expect(row.ciphertext.toString('utf8')).not.toContain('4111111111111111');
+      expect(row?.ciphertext.toString('utf8')).not.toContain('4111111111111111');
       expect(JSON.stringify(row)).not.toContain('A Shopper');
       expect(await revealCard(stack.db, partner.mid, res.body.token, stack.config.vaultKeys)).toBe('4111111111111111');
       expect(

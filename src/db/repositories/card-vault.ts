@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CardBrand } from '../../domain/cards';
 import { cardFingerprints, openCard, sealCard, type VaultKey } from '../../domain/vault-cipher';
 import type { Db } from '../knex';
+import type { CardVaultRecord } from '../tables/card-vault';
 
 export interface VaultedCard {
   token: string;
@@ -12,16 +13,7 @@ export interface VaultedCard {
   expiryYear: number;
 }
 
-interface CardRow {
-  token: string;
-  brand: CardBrand;
-  bin: string;
-  last4: string;
-  expiry_month: number;
-  expiry_year: number;
-}
-
-function view(row: CardRow): VaultedCard {
+function view(row: CardVaultRecord): VaultedCard {
   return {
     token: row.token,
     brand: row.brand,
@@ -45,24 +37,28 @@ export async function vaultCard(
   return db.transaction(async (trx) => {
     // Serialise concurrent tokenizations of the same card by the same merchant.
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`card:${fingerprints[0]}`]);
-    const existing = await trx<CardRow>('card_vault')
+    const existing = await trx('card_vault')
       .where('merchant_id', input.merchantId)
       .whereIn('fingerprint', fingerprints)
       .first();
     if (existing) {
-      const [updated] = await trx<CardRow>('card_vault')
+      const [updated] = await trx('card_vault')
         .where({ token: existing.token })
         .update({ expiry_month: input.expiryMonth, expiry_year: input.expiryYear })
         .returning('*');
-      return { card: view(updated as CardRow), created: false };
+      if (!updated) throw new Error('card_vault update returned no row');
+      return { card: view(updated), created: false };
     }
+    // The active key's fingerprint is first; the others find cards vaulted under older keys.
+    const [active] = fingerprints;
+    if (!active) throw new Error('no vault key to fingerprint the card with');
     const token = randomUUID();
     const sealed = sealCard(input.pan, input.merchantId, token, keys);
-    const [row] = await trx<CardRow>('card_vault')
+    const [row] = await trx('card_vault')
       .insert({
         token,
         merchant_id: input.merchantId,
-        fingerprint: fingerprints[0],
+        fingerprint: active,
         key_id: sealed.keyId,
         iv: sealed.iv,
         ciphertext: sealed.ciphertext,
@@ -72,16 +68,17 @@ export async function vaultCard(
         last4: input.pan.slice(-4),
         expiry_month: input.expiryMonth,
         expiry_year: input.expiryYear,
-      } as never)
+      })
       .returning('*');
-    return { card: view(row as CardRow), created: true };
+    if (!row) throw new Error('card_vault insert returned no row');
+    return { card: view(row), created: true };
   });
 }
 
 /** The card number behind a token, for the processor only; undefined for another merchant's token. */
 /** A vaulted card of this merchant (clear fields only), or undefined. */
 export async function findVaultedCard(db: Db, merchantId: string, token: string): Promise<VaultedCard | undefined> {
-  const row: CardRow | undefined = await db('card_vault').where({ token, merchant_id: merchantId }).first();
+  const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
   return row ? view(row) : undefined;
 }
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../knex';
+import type { DisputeRecord } from '../tables/disputes';
 import type { OrderRow } from './orders';
 
-export type DisputeKind = 'chargeback' | 'early_warning';
+export type DisputeKind = DisputeRecord['kind'];
 
 /**
  * Chargebacks and early warnings from the card networks. They are recorded with their event in

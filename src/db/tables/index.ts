@@ -1,4 +1,6 @@
 import type { ApiProcessesTable } from './api-processes';
+import type { CardVaultTable } from './card-vault';
+import type { DisputesTable } from './disputes';
 import type { IdempotencyKeysTable } from './idempotency-keys';
 import type { OrderTransitionsTable } from './order-transitions';
 import type { OrdersTable } from './orders';
@@ -16,10 +18,14 @@ declare module 'knex/types/tables' {
     refunds: RefundsTable;
     idempotency_keys: IdempotencyKeysTable;
     api_processes: ApiProcessesTable;
+    card_vault: CardVaultTable;
+    disputes: DisputesTable;
   }
 }
 
 export type { ApiProcessRecord } from './api-processes';
+export type { CardVaultRecord } from './card-vault';
+export type { DisputeRecord } from './disputes';
 export type { IdempotencyKeyRecord } from './idempotency-keys';
 export type { OrderTransitionRecord } from './order-transitions';
 export type { OrderRecord } from './orders';

@@ -1,3 +1,4 @@
+import type { AccessTokensTable } from './access-tokens';
 import type { ApiProcessesTable } from './api-processes';
 import type { CardVaultTable } from './card-vault';
 import type { DisputesTable } from './disputes';
@@ -7,9 +8,9 @@ import type { OrdersTable } from './orders';
 import type { RefundsTable } from './refunds';
 
 /**
- * The tables knex knows the rows of: `db('orders')` is typed from here (knex's Tables registry).
- * One file per table, its row as read and as written; a new column goes in with its migration.
- * Tables not listed here are still untyped (any rows).
+ * The tables knex knows the rows of (knex's Tables registry): those of the order path and the
+ * bearer tokens, so `db('orders')` is typed. One file per table, its row as read and as written;
+ * a new column goes in with its migration. Tables not listed here are still untyped (any rows).
  */
 declare module 'knex/types/tables' {
   interface Tables {
@@ -18,11 +19,13 @@ declare module 'knex/types/tables' {
     refunds: RefundsTable;
     idempotency_keys: IdempotencyKeysTable;
     api_processes: ApiProcessesTable;
+    access_tokens: AccessTokensTable;
     card_vault: CardVaultTable;
     disputes: DisputesTable;
   }
 }
 
+export type { AccessTokenRecord } from './access-tokens';
 export type { ApiProcessRecord } from './api-processes';
 export type { CardVaultRecord } from './card-vault';
 export type { DisputeRecord } from './disputes';

@@ -11,9 +11,11 @@ import {
   WebhookVerificationError,
   webhooks,
 } from '../../clients/typescript/src';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../src/domain/database-unavailable';
 import { eventually } from '../helpers/eventually';
 import { seedKey, seedMerchant } from '../helpers/fixtures';
 import { type Received, startReceiver } from '../helpers/https-receiver';
+import { startApiBehindProxy } from '../helpers/pg-proxy';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { startScriptedProxy } from './scripted-proxy';
 
@@ -123,6 +125,37 @@ describe('the TypeScript client library against the real stack', () => {
     expect((retried?.receivedAt ?? 0) - (refused?.answeredAt ?? 0)).toBeGreaterThanOrEqual(990);
     expect(retries).toEqual([expect.objectContaining({ reason: 'retry-after', delayMs: 1000, id: '503001' })]);
     expect(await ordersOf(request.externalOrderId)).toHaveLength(1);
+  });
+
+  it("rides out a real database outage: the API's own 503 503001 and Retry-After, then one order", async () => {
+    const api = await startApiBehindProxy(stack, 2);
+    try {
+      // The database comes back while the client waits out the Retry-After it was given.
+      const client = new PaymentRescueClient({
+        baseUrl: api.base,
+        ...key,
+        onRetry: (event) => {
+          retries.push(event);
+          api.proxy.up();
+        },
+      });
+      await client.webhookEndpoints.list();
+      api.proxy.down();
+      const request = declined();
+      const answer = await client.evaluate(request);
+      expect(answer.outcome).toBe('APPROVED');
+      expect(retries).toEqual([
+        expect.objectContaining({
+          reason: 'retry-after',
+          status: 503,
+          id: '503001',
+          delayMs: DATABASE_RETRY_AFTER_SECONDS * 1000,
+        }),
+      ]);
+      expect(await ordersOf(request.externalOrderId)).toHaveLength(1);
+    } finally {
+      await api.stop();
+    }
   });
 
   it('retries a 502 after the API handled the evaluate with the same idempotencyKey: one order, its answer', async () => {

@@ -12,8 +12,9 @@ import {
   webhooks,
 } from '../../clients/typescript/src';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../src/domain/database-unavailable';
+import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
-import { seedKey, seedMerchant } from '../helpers/fixtures';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { type Received, startReceiver } from '../helpers/https-receiver';
 import { startApiBehindProxy } from '../helpers/pg-proxy';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -73,6 +74,47 @@ describe('the TypeScript client library against the real stack', () => {
     expect(refund).toMatchObject({ orderId: answer.orderId, status: 'APPROVED', amount: 2500, refundedAmount: 2500 });
     expect((await client.orders.get(answer.orderId)).amounts.refunded).toBe(2500);
     expect(retries).toEqual([]);
+  });
+
+  it('captures, cancels and external-cancels authorized orders, and tokenizes a card with the tokenization key', async () => {
+    const settings = await callApi(
+      stack.baseUrl,
+      await accessToken(stack.baseUrl, key),
+      'PUT',
+      `/v1/merchants/${merchant.mid}/settings`,
+      {
+        authorizeCapability: true,
+      },
+    );
+    expect(settings.status).toBe(200);
+    const client = new PaymentRescueClient({
+      baseUrl: stack.baseUrl,
+      ...key,
+      tokenizationKey: merchant.tokenizationKey,
+    });
+    const authorize = async () => {
+      const answer = await client.evaluate({ ...declined(), transactionType: 'AUTHORIZATION' });
+      expect(answer.outcome).toBe('CAPTUREREQUIRED');
+      return answer;
+    };
+
+    const first = await authorize();
+    expect(await client.capture({ orderId: first.orderId })).toMatchObject({
+      status: 'APPROVED',
+      orderStatusName: 'Completed',
+    });
+    const second = await authorize();
+    await expect(client.orders.cancel(second.orderId)).resolves.toBeUndefined();
+    expect((await client.orders.get(second.orderId)).status).toBe(2);
+    const third = await authorize();
+    await expect(client.orders.externalCancel(third.externalOrderId)).resolves.toBeUndefined();
+    expect((await client.orders.get(third.orderId)).status).toBe(2);
+
+    const card = await client.tokenize({ cardNumber: APPROVES, expiryMonth: 12, expiryYear: 2030 });
+    expect(card.token).toEqual(expect.any(String));
+    const { paymentMethod: _card, ...rest } = declined();
+    const byToken = await client.evaluate({ ...rest, paymentMethod: { token: card.token } });
+    expect(byToken.outcome).toBe('APPROVED');
   });
 
   it('answers a 401 by refreshing the token once and retrying the call once (expired, then revoked)', async () => {

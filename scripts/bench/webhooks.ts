@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { startReceiver } from '../../test/helpers/https-receiver';
+import { type CpuSnapshot, cpuBetween, cpuSnapshot } from './cpu-use';
 import {
   checkInterrupted,
   machineLine,
@@ -15,8 +17,10 @@ import {
 /**
  * `npm run bench:webhooks`: a burst of BENCH_EVENTS (default 1,000) order.completed events fanned
  * out to BENCH_ENDPOINTS (default 3) real HTTPS receivers on 127.0.0.1, through the outbox relay
- * and one delivery workflow per (event, endpoint). Checks every endpoint got every event exactly
- * once, and prints deliveries per second and the end-to-end latency (outbox row to receipt).
+ * and one delivery workflow per endpoint (docs/webhooks.md). Checks every endpoint got every
+ * event exactly once, and prints deliveries per second, the end-to-end latency (outbox row to
+ * receipt) and the CPU per delivery (with what other processes took meanwhile: on a shared
+ * machine the rate depends on the neighbours, the CPU per delivery much less).
  * Runs under scripts/with-local-tls.ts, so the receivers' certificate is trusted. docs/benchmarks.md.
  */
 const EVENTS = positiveInt('BENCH_EVENTS', 1000);
@@ -55,6 +59,7 @@ async function main(): Promise<void> {
     is_test_mode: true,
     occurred_at: new Date(insertedAt),
   }));
+  const cpuBefore = cpuSnapshot();
   for (let i = 0; i < events.length; i += 500) await apiDb('events').insert(events.slice(i, i + 500));
 
   const expected = EVENTS * ENDPOINTS;
@@ -70,6 +75,7 @@ async function main(): Promise<void> {
   }
   const lastReceipt = Math.max(...receivers.flatMap((r) => r.received.map((x) => x.at)));
   const seconds = (lastReceipt - insertedAt) / 1000;
+  const cpuAfter = cpuSnapshot();
   await new Promise((r) => setTimeout(r, 2000)); // a duplicate would arrive now
 
   let duplicates = 0;
@@ -88,9 +94,35 @@ async function main(): Promise<void> {
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       `| ${EVENTS} | ${ENDPOINTS} | ${total()} | ${seconds.toFixed(1)} | ${(total() / seconds).toFixed(1)} | ${pct(50)} | ${pct(99)} | ${missing} | ${duplicates} |`,
       '',
+      ...cpuLines(cpuBefore, cpuAfter, total(), seconds),
+      '',
     ].join('\n'),
   );
   if (missing || duplicates) throw new Error(`${missing} deliveries missing, ${duplicates} duplicated`);
+}
+
+/**
+ * CPU per delivery of this benchmark's programs (Node: API, worker, relay and the receivers; the
+ * Postgres and Temporal processes), and what the rest of the machine took meanwhile: on a shared
+ * machine the deliveries per second depend on the neighbours, the CPU per delivery much less.
+ */
+function cpuLines(
+  before: CpuSnapshot | undefined,
+  after: CpuSnapshot | undefined,
+  deliveries: number,
+  seconds: number,
+): string[] {
+  if (!before || !after) return [];
+  const { programs, others } = cpuBetween(before, after);
+  const ours = Object.values(programs).reduce((a, b) => a + b, 0);
+  const each = Object.entries(programs)
+    .sort(([, a], [, b]) => b - a)
+    .map(([comm, s]) => `${comm} ${((s * 1000) / deliveries).toFixed(2)}`)
+    .join(', ');
+  return [
+    `CPU ms per delivery: ${((ours * 1000) / deliveries).toFixed(2)} (${each})`,
+    `deliveries per CPU-second of this benchmark's programs: ${(deliveries / ours).toFixed(0)}; other processes used ${(others / seconds).toFixed(2)} cores meanwhile (of ${os.cpus().length})`,
+  ];
 }
 
 runBench(main);

@@ -4,13 +4,13 @@ import {
   type ClaimedDelivery,
   claimDueDeliveries,
   nextDueAt,
-  recordAttempts,
   stopDeliveries,
 } from '../db/repositories/webhook-due-deliveries';
 import type { EndpointRow } from '../db/repositories/webhook-endpoints';
 import { DELIVERY_OFFSETS_MS } from '../domain/webhooks/retry-schedule';
 import { destinationProblem } from './destination-check';
 import { envelopeOf, sendEnvelope, type WebhookActivityDeps } from './webhook-attempt';
+import { createAttemptRecorder } from './webhook-attempt-recorder';
 import { createFailureStreak } from './webhook-streak';
 
 export interface DeliverDueInput {
@@ -42,10 +42,10 @@ const LEASE_MARGIN_MS = 15_000;
 
 /**
  * The per-endpoint delivery activity (docs/webhooks.md, "Delivery"): claims the endpoint's due
- * deliveries a batch at a time (the batch is the endpoint's concurrency,
- * WEBHOOK_ENDPOINT_CONCURRENCY), posts the batch concurrently, records every attempt with the
- * delivery's next due time from its own schedule in one transaction, and updates the endpoint's
- * failure streak; until nothing is due or the call's budget is spent.
+ * deliveries (ROUNDS_PER_CLAIM rounds of WEBHOOK_ENDPOINT_CONCURRENCY at a time, the next claim
+ * made while the last rounds are in flight), posts them with at most that many in flight, records
+ * every attempt with the delivery's next due time from its own schedule, and updates the
+ * endpoint's failure streak; until nothing is due or the call's budget is spent.
  */
 export function createDeliverDue(deps: WebhookActivityDeps) {
   const { db } = deps;
@@ -53,8 +53,9 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
   const concurrency = deps.webhooks.maxInFlightPerEndpoint;
   // A claim covers a few rounds of the endpoint's concurrency: fewer queries per delivery in a burst.
   const batch = concurrency * ROUNDS_PER_CLAIM;
-  // A claimed batch belongs to this worker for its rounds' deadlines plus time for the bookkeeping.
-  const leaseMs = ROUNDS_PER_CLAIM * deps.webhooks.timeoutMs + LEASE_MARGIN_MS;
+  // Claimed rows belong to this worker for their rounds' deadlines (plus the round still running
+  // when they were claimed) and time for the bookkeeping.
+  const leaseMs = (ROUNDS_PER_CLAIM + 1) * deps.webhooks.timeoutMs + LEASE_MARGIN_MS;
 
   return async function deliverDue(input: DeliverDueInput): Promise<DeliverDueResult> {
     const result: DeliverDueResult = { delivered: 0, failed: 0, stopped: 0, nextDueAt: null };
@@ -62,69 +63,95 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
     // Workflow time advanced by the real time this call has run.
     const clock = () => new Date(Date.parse(input.now) + Date.now() - startedReal);
     const heartbeat = setInterval(() => heartbeatIfActivity(), 5_000);
-    try {
-      while (Date.now() - startedReal < CALL_BUDGET_MS) {
-        const claimed = await claimDueDeliveries(db, {
-          endpointId: input.endpointId,
-          now: clock(),
-          limit: batch,
-          leaseMs,
-        });
-        if (!claimed.length) break;
-        const endpoint = (await db('webhook_endpoints').where({ id: input.endpointId }).first()) as
-          | EndpointRow
-          | undefined;
-        if (!endpoint?.enabled) {
-          await stopDeliveries(
-            db,
-            claimed.map((c) => c.delivery_id),
-          );
-          result.stopped += claimed.length;
-          continue;
-        }
-        const records = await attemptBatch(endpoint, claimed, clock);
-        const ok = records.filter((r) => r.succeeded).length;
-        result.delivered += ok;
-        result.failed += records.length - ok;
-        // Any 2xx ends the streak; a batch with none continues it.
-        if (!ok) await streak.failed(endpoint, records[0]?.startedAt ?? clock());
-        else if (endpoint.failing_since) await streak.succeeded(endpoint.id);
-        heartbeatIfActivity();
+    const recorder = createAttemptRecorder(db, concurrency);
+    const queue: ClaimedDelivery[] = [];
+    let endpoint: EndpointRow | undefined;
+    let refused: string | undefined;
+    let done = false; // nothing more to claim: none due, or the budget spent
+    let claiming: Promise<void> | undefined;
+    let lastFailureAt: Date | undefined;
+    let failure: unknown; // a claim that failed: thrown once the lanes have stopped
+
+    async function refill(): Promise<void> {
+      if (Date.now() - startedReal >= CALL_BUDGET_MS) {
+        done = true;
+        return;
       }
+      const claimed = await claimDueDeliveries(db, {
+        endpointId: input.endpointId,
+        now: clock(),
+        limit: batch,
+        leaseMs,
+      });
+      if (!claimed.length) {
+        done = true;
+        return;
+      }
+      const row = (await db('webhook_endpoints').where({ id: input.endpointId }).first()) as EndpointRow | undefined;
+      if (!row?.enabled) {
+        // Disabled or deleted: what came due stops, unsent (the next refill takes the rest).
+        await stopDeliveries(
+          db,
+          claimed.map((c) => c.delivery_id),
+        );
+        result.stopped += claimed.length;
+        return;
+      }
+      endpoint = row;
+      // Checked per claim (DNS answers change); the connection's own lookup checks again.
+      refused = await destinationProblem(new URL(row.url), deps.webhooks.allowPrivateNetworks);
+      queue.push(...claimed);
+    }
+
+    async function lane(): Promise<void> {
+      for (;;) {
+        if (!done && queue.length <= concurrency) {
+          claiming ??= refill()
+            .catch((err: unknown) => {
+              failure ??= err;
+              done = true;
+            })
+            .finally(() => {
+              claiming = undefined;
+            });
+          if (!queue.length) {
+            await claiming;
+            continue;
+          }
+        }
+        const row = queue.shift();
+        if (!row || !endpoint) return;
+        const attempted = await attemptOne(endpoint, row, clock(), refused);
+        if (attempted.succeeded) result.delivered += 1;
+        else {
+          result.failed += 1;
+          lastFailureAt = attempted.startedAt;
+        }
+        await recorder.add(attempted);
+      }
+    }
+
+    try {
+      await Promise.all(
+        Array.from({ length: concurrency }, () =>
+          lane().catch((err: unknown) => {
+            done = true; // stop the other lanes too
+            queue.length = 0;
+            throw err;
+          }),
+        ),
+      );
+      await recorder.finish();
+      if (failure) throw failure;
+      // Any 2xx ends the streak; a call with failures only continues it.
+      if (result.delivered && endpoint?.failing_since) await streak.succeeded(endpoint.id);
+      else if (!result.delivered && endpoint && lastFailureAt) await streak.failed(endpoint, lastFailureAt);
       result.nextDueAt = (await nextDueAt(db, input.endpointId))?.toISOString() ?? null;
       return result;
     } finally {
       clearInterval(heartbeat);
     }
   };
-
-  async function attemptBatch(
-    endpoint: EndpointRow,
-    claimed: ClaimedDelivery[],
-    clock: () => Date,
-  ): Promise<AttemptRecord[]> {
-    // Checked before each batch (DNS answers change); the connection's own lookup checks again.
-    const refused = await destinationProblem(new URL(endpoint.url), deps.webhooks.allowPrivateNetworks);
-    // Attempts are recorded as they finish, a round's worth per transaction (serialised): a worker
-    // that dies mid-batch leaves at most about two rounds sent but unrecorded, sent again later.
-    let unrecorded: AttemptRecord[] = [];
-    let recording: Promise<void> = Promise.resolve();
-    const record = () => {
-      const round = unrecorded;
-      unrecorded = [];
-      recording = recording.then(() => recordAttempts(db, round));
-      return recording;
-    };
-    const records = await mapConcurrently(claimed, concurrency, async (row) => {
-      // Each attempt's own time: later rounds of a claim start later.
-      const attempted = await attemptOne(endpoint, row, clock(), refused);
-      unrecorded.push(attempted);
-      if (unrecorded.length >= concurrency) await record();
-      return attempted;
-    });
-    await record();
-    return records;
-  }
 
   async function attemptOne(
     endpoint: EndpointRow,
@@ -167,18 +194,4 @@ function heartbeatIfActivity(): void {
   } catch {
     // not inside an activity (a direct call from a test)
   }
-}
-
-/** fn over items, at most `limit` at a time; results in the items' order. */
-async function mapConcurrently<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }

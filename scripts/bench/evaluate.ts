@@ -46,6 +46,8 @@ const TEST_CARD = '4111111111111111'; // sandbox: approves (docs/sandbox.md)
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ of /proc on every Linux architecture Node runs on
 
 let load: autocannon.Instance | undefined;
+/** SQL statements sent by the API's pool and the worker's, counted through knex's query event. */
+const statements = { api: 0, worker: 0 };
 
 interface Scenario {
   key: 'base' | 'floor' | 'cit' | 'mit';
@@ -69,6 +71,8 @@ interface Measured {
   statuses: string;
   /** This process's CPU (API, worker and load generator) per answered request, in ms. */
   nodeCpuMs: number;
+  /** SQL statements per request, by pool. */
+  sql: string;
   /** Where a request's time went on the worker side (the SDK's metrics), when measured. */
   worker?: string;
   /** CPU use during the run, in cores: per program of this benchmark, and everything else. */
@@ -81,9 +85,15 @@ async function main(): Promise<void> {
     `load: ${CONNECTION_COUNTS.join(' and ')} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per scenario; open loop at ${OPEN_LOOP_RATES.join(' and ')} req/s`,
   );
 
-  const { config, apiUrl, apiDb, pgUrl, logger, metricsUrl } = await startLocalStack({
+  const { config, apiUrl, apiDb, workerDb, pgUrl, logger, metricsUrl } = await startLocalStack({
     workflowsPath: require.resolve('./bench-workflows'),
     extraRoutes: floorRoutes,
+  });
+  apiDb.on('query', () => {
+    statements.api += 1;
+  });
+  workerDb.on('query', () => {
+    statements.worker += 1;
   });
   const baselineDb = createDb(pgUrl, config.database.poolMax, logger);
   registerStop('baseline pool', () => baselineDb.destroy());
@@ -194,6 +204,7 @@ async function measure(s: Scenario, seconds: number, connections: number): Promi
   const latencies: number[] = [];
   const cpuBefore = cpuSnapshot();
   const nodeBefore = process.cpuUsage();
+  const sqlBefore = { ...statements };
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     // The callback form: it returns the instance, whose stop() a signal needs.
     const instance = autocannon(
@@ -224,6 +235,7 @@ async function measure(s: Scenario, seconds: number, connections: number): Promi
   const nodeUsed = process.cpuUsage(nodeBefore);
   const cpuAfter = cpuSnapshot();
   const percentile = percentiles(latencies);
+  const perRequest = (n: number) => (n / Math.max(1, r.requests.total)).toFixed(1);
   const statuses = Object.entries(r.statusCodeStats ?? {})
     .map(([code, { count }]) => `${code}: ${count ?? 0}`)
     .join(', ');
@@ -231,6 +243,7 @@ async function measure(s: Scenario, seconds: number, connections: number): Promi
     name: s.name,
     connections,
     nodeCpuMs: (nodeUsed.user + nodeUsed.system) / 1000 / Math.max(1, r.requests.total),
+    sql: `API ${perRequest(statements.api - sqlBefore.api)}, worker ${perRequest(statements.worker - sqlBefore.worker)}`,
     // Completed requests over the run's duration: autocannon's per-second mean counts a partial last second.
     rps: r.requests.total / r.duration,
     p50: percentile(50),
@@ -323,6 +336,7 @@ function printTable(results: Measured[]): void {
     ...results.flatMap((r) => [
       `${r.name}, ${r.connections} connections: status codes ${r.statuses || 'none'}`,
       `  CPU, cores: ${r.cpu ? cpuLine(r.cpu, r.rps) : 'not measured (not Linux)'}`,
+      `  SQL statements per request: ${r.sql}`,
       ...(r.worker ? [`  worker, per request: ${r.worker}`] : []),
     ]),
     `${SECONDS} s per scenario after ${WARMUP_SECONDS} s warm-up; errors = transport errors + non-2xx + wrong answers; Node CPU = this process (API, worker, load generator); ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}`,

@@ -54,6 +54,7 @@ export interface LocalStack {
   config: ReturnType<typeof loadConfig>;
   apiUrl: string;
   apiDb: Db;
+  workerDb: Db;
   pgUrl: string;
   logger: ReturnType<typeof createLogger>;
   client: Client;
@@ -155,7 +156,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const apiUrl = `http://${HOST}:${portOf(api)}`;
   checkInterrupted();
 
-  return { config, apiUrl, apiDb, pgUrl: pg.url, logger, client, metricsUrl: `http://${HOST}:${metricsPort}/metrics` };
+  return {
+    config,
+    apiUrl,
+    apiDb,
+    workerDb,
+    pgUrl: pg.url,
+    logger,
+    client,
+    metricsUrl: `http://${HOST}:${metricsPort}/metrics`,
+  };
 }
 
 /** As src/api/server.ts `listen` (the app and its process lease), with bench-only routes added. */

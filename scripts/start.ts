@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { closeServer, listen } from '../src/api/server';
 import { type Config, ConfigError, loadConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 import { createDb } from '../src/db/knex';
@@ -9,15 +8,16 @@ import { ensureSandboxCredentials } from '../src/db/sandbox-seed';
 import { createLogger } from '../src/logger';
 import { connectTemporalClient } from '../src/temporal/connect';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
-import { installTemporalLogging, startWorkerWithRelay } from '../src/worker';
+import { startServiceProcesses } from './service-processes';
 import { ensureTemporalCli } from './tools/temporal-cli';
 import { startTemporalDevServer } from './tools/temporal-dev-server';
 
 /**
  * `npm start`: the whole stack on one machine. Postgres (embedded unless DATABASE_URL), the
  * Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS), migrations, search attributes,
- * the sandbox seed, the worker and the API, all in this process or its children. SIGINT/SIGTERM
- * stop everything, children included, in reverse order.
+ * the sandbox seed here; then, as production runs them, a worker process and API_PROCESSES API
+ * processes (scripts/service-processes.ts). SIGINT/SIGTERM stop everything, children included,
+ * in reverse order.
  */
 
 const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
@@ -40,15 +40,10 @@ async function main(): Promise<void> {
   const { address, uiUrl } = await startTemporal(config);
   // TLS / API key apply to an external cluster only; the local dev server is plain gRPC.
   const security = config.temporal.address ? config.temporal.security : undefined;
-  const { connection, client } = await connectTemporalClient(address, config.temporal.namespace, security);
+  const { connection } = await connectTemporalClient(address, config.temporal.namespace, security);
   stops.push({ name: 'Temporal client', stop: () => connection.close() });
   const added = await registerSearchAttributes(connection, config.temporal.namespace);
   say(`search attributes: ${added.length ? `registered ${added.join(', ')}` : 'already registered'}`);
-
-  say('worker: bundling workflows and starting');
-  installTemporalLogging(logger, config.temporal.metricsBindAddress);
-  const worker = await startWorkerWithRelay({ address, security, client, config, db, logger });
-  stops.push({ name: 'worker', stop: () => worker.stop() });
 
   const credentialsFile = path.join(config.dataDir, 'sandbox-credentials.json');
   const { credentials, created } = await ensureSandboxCredentials(db, credentialsFile, {
@@ -57,14 +52,18 @@ async function main(): Promise<void> {
   });
   // A sandbox without ADMIN_API_TOKEN opens its back office with the seeded operator token.
   const adminToken = config.adminToken ?? (config.environment === 'sandbox' ? credentials.adminToken : undefined);
-  // Listen last: a healthy API means everything above, credentials included, is in place.
-  const server = await listen(
-    { config: { ...config, adminToken }, db, temporal: connection, temporalClient: client, logger },
-    config.host,
-    config.port,
-    config.http,
-  );
-  stops.push({ name: 'API', stop: () => closeServer(server) });
+  // The API listens last: a healthy API means everything above, credentials included, is in place.
+  await startServiceProcesses({
+    config,
+    apiProcesses: config.apiProcesses,
+    databaseUrl,
+    temporalAddress: address,
+    externalTemporal: Boolean(config.temporal.address),
+    adminToken,
+    db,
+    stops,
+    say,
+  });
 
   say(`sandbox credentials ${created ? 'created' : 'reused'}: ${credentialsFile}`);
   process.stdout.write(`\n${JSON.stringify(credentials, null, 2)}\n\n`);

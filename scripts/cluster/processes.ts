@@ -22,6 +22,10 @@ export interface ManagedProcessOptions {
   autoRestart?: boolean;
   say?: (line: string) => void;
   startTimeoutMs?: number;
+  /** Also copy its output to this process's stdout and stderr (`npm start` shows the logs). */
+  echo?: boolean;
+  /** Started once this answers true (asked every 250 ms), or once it logs its ready line. */
+  ready?: (pid: number) => Promise<boolean>;
 }
 
 /**
@@ -61,23 +65,42 @@ export class ManagedProcess {
     this.starts += 1;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     child.stderr?.pipe(this.log, { end: false });
+    if (this.opts.echo) {
+      child.stdout?.on('data', (d: Buffer) => process.stdout.write(d));
+      child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
+    }
     const timeoutMs = this.opts.startTimeoutMs ?? 120_000;
     await new Promise<void>((resolve, reject) => {
       let seen = '';
+      let probe: NodeJS.Timeout | undefined;
       const timer = setTimeout(() => {
+        clearInterval(probe);
         reject(new Error(`${this.name} did not start within ${timeoutMs} ms; see ${this.opts.logFile}`));
       }, timeoutMs);
+      const started = () => {
+        clearTimeout(timer);
+        clearInterval(probe);
+        resolve();
+      };
+      const ready = this.opts.ready;
+      if (ready && child.pid !== undefined) {
+        const pid = child.pid;
+        probe = setInterval(() => {
+          ready(pid).then(
+            (ok) => ok && started(),
+            () => {},
+          );
+        }, 250);
+      }
       const onData = (d: Buffer) => {
         this.log.write(d);
         seen = (seen + String(d)).slice(-4096);
-        if (seen.includes(entry.ready)) {
-          clearTimeout(timer);
-          resolve();
-        }
+        if (seen.includes(entry.ready)) started();
       };
       child.stdout?.on('data', onData);
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
+        clearInterval(probe);
         reject(new Error(`${this.name} exited at start (${signal ?? code}); see ${this.opts.logFile}`));
       });
     });

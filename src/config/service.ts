@@ -20,6 +20,7 @@ export const serviceEnv = {
   // Above the 1 s heartbeat interval with room for a busy event loop; at most 5 s (issue 13).
   READY_WORKER_HEARTBEAT_MAX_AGE_MS: z.coerce.number().int().min(2_000).max(60_000).default(4_000),
   WORKER_ROLE: z.enum(['all', 'orders', 'webhooks']).default('all'),
+  API_PROCESSES: z.coerce.number().int().min(1).max(16).default(1),
 };
 
 export interface ServiceConfig {
@@ -40,6 +41,8 @@ export interface ServiceConfig {
   readyWorkerHeartbeatMaxAgeMs: number;
   /** What the worker process (src/worker.ts) runs: both workers (default), or one of them. */
   workerRole: 'all' | 'orders' | 'webhooks';
+  /** `npm start`: how many API processes it runs beside its worker process (scripts/service-processes.ts). */
+  apiProcesses: number;
 }
 
 export function serviceSettings(e: EnvOf<typeof serviceEnv>): ServiceConfig {
@@ -55,5 +58,6 @@ export function serviceSettings(e: EnvOf<typeof serviceEnv>): ServiceConfig {
     readyPollerMaxAgeMs: e.READY_POLLER_MAX_AGE_MS,
     readyWorkerHeartbeatMaxAgeMs: e.READY_WORKER_HEARTBEAT_MAX_AGE_MS,
     workerRole: e.WORKER_ROLE,
+    apiProcesses: e.API_PROCESSES,
   };
 }

@@ -47,6 +47,23 @@ async function allGone(pids: number[], what: string): Promise<void> {
   );
 }
 
+/** The node entry points (`src/worker.ts`, `src/api/server.ts`) each of `pids` runs, by ps. */
+function entriesOf(pids: number[]): string[] {
+  return pids.flatMap((pid) => {
+    try {
+      const args = execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
+      return /(src\/worker\.ts|src\/api\/server\.ts)/.exec(args)?.[1] ?? [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Readiness (a worker process polls and beats) through npm start's port. */
+async function waitForReady(api: string, running: Running): Promise<void> {
+  await waitForHealth(`${api}/v1/health/ready`, running);
+}
+
 interface Running {
   child: ChildProcess;
   output: string[];
@@ -165,11 +182,16 @@ describe('npm start: the whole stack from one command', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('serves health and the Temporal UI, seeds credentials, onboards a merchant over HTTP, survives a restart, and leaves no process after SIGTERM', async () => {
+  it('runs the worker and the API as processes of their own, serves health and the Temporal UI, seeds credentials, onboards a merchant over HTTP, survives a restart, and leaves no process after SIGTERM', async () => {
     const api = `http://127.0.0.1:${env.PORT}`;
     const first = npmStart(env);
     const health = await (await waitForHealth(`${api}/v1/health`, first)).json();
     expect(health).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } });
+
+    // As production runs it: the worker and the API are processes of their own, and the worker polls.
+    await waitForReady(api, first);
+    const firstEntries = entriesOf(descendants(first.child.pid as number));
+    expect(firstEntries.sort()).toEqual(['src/api/server.ts', 'src/worker.ts']);
 
     const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
     expect(ui.status).toBe(200);
@@ -218,13 +240,23 @@ describe('npm start: the whole stack from one command', () => {
     await connection.close();
 
     const firstTree = [first.child.pid as number, ...descendants(first.child.pid as number)];
-    expect(firstTree.length).toBeGreaterThanOrEqual(3); // npm, node, postgres, temporal at least
+    expect(firstTree.length).toBeGreaterThanOrEqual(6); // npm, node, postgres, temporal, worker, API at least
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     await allGone(firstTree, 'the first npm start');
 
-    const second = npmStart(env);
-    await waitForHealth(`${api}/v1/health`, second);
+    // The second start runs two API processes (API_PROCESSES) behind npm start's one port.
+    const second = npmStart({ ...env, API_PROCESSES: '2' });
+    await waitForReady(api, second);
+    expect(entriesOf(descendants(second.child.pid as number)).sort()).toEqual([
+      'src/api/server.ts',
+      'src/api/server.ts',
+      'src/worker.ts',
+    ]);
+    for (let i = 0; i < 4; i++) {
+      const live = await fetch(`${api}/v1/health/live`, { headers: { connection: 'close' } });
+      expect(live.status).toBe(200);
+    }
     const again = JSON.parse(await readFile(path.join(dataDir, 'sandbox-credentials.json'), 'utf8'));
     expect(again).toEqual(credentials);
     connection = await Connection.connect({ address });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { Db } from '../db/knex';
+import { type Db, withDeadline } from '../db/knex';
 import type { Logger } from '../logger';
 
 /**
@@ -13,6 +13,9 @@ import type { Logger } from '../logger';
 
 /** How often a running worker process refreshes its row. */
 export const WORKER_HEARTBEAT_INTERVAL_MS = 1_000;
+
+/** Each write's deadline: a frozen database cannot hold a beat (or the stop) longer. */
+const WRITE_DEADLINE_MS = 2_000;
 
 /** Rows of processes that died without deleting theirs are swept after this. */
 const STALE_ROW_RETENTION = '1 hour';
@@ -39,18 +42,21 @@ export function startWorkerHeartbeat(opts: {
   let stopped = false;
   let failing = false;
 
-  const remove = () => opts.db('worker_heartbeats').where({ id }).delete();
+  const remove = () => withDeadline(opts.db('worker_heartbeats').where({ id }).delete(), WRITE_DEADLINE_MS);
   const beat = async () => {
     try {
       if (!opts.isRunning()) {
         await remove();
         return;
       }
-      await opts
-        .db('worker_heartbeats')
-        .insert({ ...row, last_seen: opts.db.fn.now() })
-        .onConflict('id')
-        .merge(['last_seen']);
+      await withDeadline(
+        opts
+          .db('worker_heartbeats')
+          .insert({ ...row, last_seen: opts.db.fn.now() })
+          .onConflict('id')
+          .merge(['last_seen']),
+        WRITE_DEADLINE_MS,
+      );
       if (failing) opts.logger.info('worker heartbeat written again');
       failing = false;
     } catch (err) {
@@ -65,10 +71,11 @@ export function startWorkerHeartbeat(opts: {
       beating = beat().finally(schedule);
     }, opts.intervalMs ?? WORKER_HEARTBEAT_INTERVAL_MS);
   };
-  beating = opts
+  const sweep = opts
     .db('worker_heartbeats')
     .where('last_seen', '<', opts.db.raw(`now() - interval '${STALE_ROW_RETENTION}'`))
-    .delete()
+    .delete();
+  beating = withDeadline(sweep, WRITE_DEADLINE_MS)
     .catch(() => {})
     .then(beat)
     .finally(schedule);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startReceiver } from '../../test/helpers/https-receiver';
 import { startHangingReceiver } from '../../test/helpers/slow-receivers';
+import { cpuBetween, cpuSnapshot } from './cpu-use';
 import {
   checkInterrupted,
   machineLine,
@@ -33,6 +34,8 @@ interface Phase {
   webhook: number[];
   failures: number;
   bInFlight: string;
+  /** Cores other processes of the machine used during the phase (a shared machine's noise). */
+  othersCores: string;
 }
 
 async function main(): Promise<void> {
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
     let peak = 0;
     const watch = setInterval(() => (peak = Math.max(peak, hanging.inFlight())), 50);
     const started = performance.now();
+    const cpuBefore = cpuSnapshot();
     await Promise.all(
       Array.from({ length: samples }, async (_, i) => {
         await new Promise((r) => setTimeout(r, Math.max(0, started + (i * 1000) / RATE - performance.now())));
@@ -149,7 +153,10 @@ async function main(): Promise<void> {
     const got = receivedAt();
     const webhook = [...answered].flatMap(([id, at]) => (got.has(id) ? [(got.get(id) as number) - at] : []));
     failures += answered.size - webhook.length;
-    return { name, evaluate, webhook, failures, bInFlight: `${peak}` };
+    const cpuAfter = cpuSnapshot();
+    const seconds = (performance.now() - started) / 1000;
+    const othersCores = cpuBefore && cpuAfter ? (cpuBetween(cpuBefore, cpuAfter).others / seconds).toFixed(2) : 'n/a';
+    return { name, evaluate, webhook, failures, bInFlight: `${peak}`, othersCores };
   }
 }
 
@@ -165,11 +172,11 @@ function print(phases: Phase[], stats: ReturnType<Awaited<ReturnType<typeof star
   process.stdout.write(
     [
       '',
-      '| phase | B attempts in flight (peak) | A evaluates | A evaluate p50 ms | p99 ms | max ms | A webhook p50 ms | p99 ms | A failures |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| phase | B attempts in flight (peak) | A evaluates | A evaluate p50 ms | p99 ms | max ms | A webhook p50 ms | p99 ms | A failures | other processes (cores) |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...phases.map(
         (p) =>
-          `| ${p.name} | ${p.bInFlight} | ${p.evaluate.length} | ${ms(pct(p.evaluate, 50))} | ${ms(pct(p.evaluate, 99))} | ${ms(Math.max(...p.evaluate))} | ${ms(pct(p.webhook, 50))} | ${ms(pct(p.webhook, 99))} | ${p.failures} |`,
+          `| ${p.name} | ${p.bInFlight} | ${p.evaluate.length} | ${ms(pct(p.evaluate, 50))} | ${ms(pct(p.evaluate, 99))} | ${ms(Math.max(...p.evaluate))} | ${ms(pct(p.webhook, 50))} | ${ms(pct(p.webhook, 99))} | ${p.failures} | ${p.othersCores} |`,
       ),
       '',
       `loaded p99 / unloaded p99: ${ratio.toFixed(2)}x (target: at most 2x) -> ${ratio <= 2 ? 'met' : 'NOT met'}`,

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
+import type { AttemptRecord, ClaimedDelivery } from '../db/repositories/webhook-due-deliveries';
 import { type EndpointRow, signingSecretOf } from '../db/repositories/webhook-endpoints';
 import type { VaultKey } from '../domain/vault-cipher';
 import { WEBHOOK_CONTENT_TYPE, type WebhookEnvelope } from '../domain/webhooks/envelope';
+import { DELIVERY_OFFSETS_MS } from '../domain/webhooks/retry-schedule';
 import { signWebhook } from '../domain/webhooks/signature';
 import type { Logger } from '../logger';
 import { businessMetrics } from '../observability/metrics';
@@ -124,5 +126,41 @@ export async function sendEnvelope(
     error: error?.slice(0, 500) ?? (succeeded ? null : `HTTP ${statusCode}`),
     succeeded,
     latencyMs: Date.now() - started,
+  };
+}
+
+/**
+ * One attempt of a claimed delivery: the attempt number and IsResent from its round, the POST,
+ * and its next due time on its own schedule (null once delivered or when the schedule is over).
+ */
+export async function attemptClaimed(
+  deps: Pick<WebhookActivityDeps, 'logger' | 'vaultKeys' | 'webhooks'>,
+  endpoint: EndpointRow,
+  row: ClaimedDelivery,
+  at: Date,
+  refused: string | undefined,
+): Promise<AttemptRecord> {
+  const attempt = row.round_attempts + 1;
+  const isResent = row.resend || attempt > 1;
+  const sent = await sendEnvelope(deps, {
+    deliveryId: row.delivery_id,
+    attempt,
+    envelope: envelopeOf(row, isResent),
+    endpoint,
+    testEvent: row.is_test_event === true,
+    refused,
+  });
+  const roundStartedAt = row.round_started_at ?? at;
+  const offset = DELIVERY_OFFSETS_MS[attempt];
+  const nextAttemptAt =
+    sent.succeeded || offset === undefined ? null : new Date(Math.max(roundStartedAt.getTime() + offset, at.getTime()));
+  return {
+    deliveryId: row.delivery_id,
+    attempt,
+    isResent,
+    startedAt: at,
+    roundStartedAt,
+    nextAttemptAt,
+    ...sent,
   };
 }

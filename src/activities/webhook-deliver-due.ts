@@ -1,15 +1,14 @@
 import { Context } from '@temporalio/activity';
 import {
-  type AttemptRecord,
   type ClaimedDelivery,
   claimDueDeliveries,
   nextDueAt,
+  releaseClaims,
   stopDeliveries,
 } from '../db/repositories/webhook-due-deliveries';
 import type { EndpointRow } from '../db/repositories/webhook-endpoints';
-import { DELIVERY_OFFSETS_MS } from '../domain/webhooks/retry-schedule';
 import { destinationProblem } from './destination-check';
-import { envelopeOf, sendEnvelope, type WebhookActivityDeps } from './webhook-attempt';
+import { attemptClaimed, type WebhookActivityDeps } from './webhook-attempt';
 import { createAttemptRecorder } from './webhook-attempt-recorder';
 import { createFailureStreak } from './webhook-streak';
 
@@ -27,10 +26,7 @@ export interface DeliverDueResult {
   nextDueAt: string | null;
 }
 
-/**
- * One activity call works this long at most, then returns, so the workflow's history records
- * progress and a signal or a cancellation is seen; a backlog continues in the next call at once.
- */
+/** One call works this long at most, then returns (the history records progress); a backlog continues at once. */
 const CALL_BUDGET_MS = 30_000;
 /**
  * Deliveries claimed at once, in rounds of the endpoint's concurrency: a burst costs a claim and a
@@ -71,6 +67,9 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
     let claiming: Promise<void> | undefined;
     let lastFailureAt: Date | undefined;
     let failure: unknown; // a claim that failed: thrown once the lanes have stopped
+    // A failing endpoint (a streak running, or an attempt of this call failed) gets one attempt at
+    // a time: a hanging one then holds one socket, not its full concurrency, until it answers 2xx.
+    let oneAtATime = false;
 
     async function refill(): Promise<void> {
       if (Date.now() - startedReal >= CALL_BUDGET_MS) {
@@ -98,13 +97,19 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
         return;
       }
       endpoint = row;
+      if (row.failing_since) oneAtATime = true;
       // Checked per claim (DNS answers change); the connection's own lookup checks again.
       refused = await destinationProblem(new URL(row.url), deps.webhooks.allowPrivateNetworks);
       queue.push(...claimed);
     }
 
-    async function lane(): Promise<void> {
+    async function lane(index: number): Promise<void> {
       for (;;) {
+        if (oneAtATime && index > 0) return;
+        if (Date.now() - startedReal >= CALL_BUDGET_MS) {
+          done = true; // what is still queued is released below, for the next call
+          return;
+        }
         if (!done && queue.length <= concurrency) {
           claiming ??= refill()
             .catch((err: unknown) => {
@@ -121,11 +126,12 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
         }
         const row = queue.shift();
         if (!row || !endpoint) return;
-        const attempted = await attemptOne(endpoint, row, clock(), refused);
+        const attempted = await attemptClaimed(deps, endpoint, row, clock(), refused);
         if (attempted.succeeded) result.delivered += 1;
         else {
           result.failed += 1;
           lastFailureAt = attempted.startedAt;
+          oneAtATime = true;
         }
         await recorder.add(attempted);
       }
@@ -133,8 +139,8 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
 
     try {
       await Promise.all(
-        Array.from({ length: concurrency }, () =>
-          lane().catch((err: unknown) => {
+        Array.from({ length: concurrency }, (_, index) =>
+          lane(index).catch((err: unknown) => {
             done = true; // stop the other lanes too
             queue.length = 0;
             throw err;
@@ -143,6 +149,10 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
       );
       await recorder.finish();
       if (failure) throw failure;
+      await releaseClaims(
+        db,
+        queue.splice(0).map((r) => r.delivery_id),
+      );
       // Any 2xx ends the streak; a call with failures only continues it.
       if (result.delivered && endpoint?.failing_since) await streak.succeeded(endpoint.id);
       else if (!result.delivered && endpoint && lastFailureAt) await streak.failed(endpoint, lastFailureAt);
@@ -152,39 +162,6 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
       clearInterval(heartbeat);
     }
   };
-
-  async function attemptOne(
-    endpoint: EndpointRow,
-    row: ClaimedDelivery,
-    at: Date,
-    refused: string | undefined,
-  ): Promise<AttemptRecord> {
-    const attempt = row.round_attempts + 1;
-    const isResent = row.resend || attempt > 1;
-    const sent = await sendEnvelope(deps, {
-      deliveryId: row.delivery_id,
-      attempt,
-      envelope: envelopeOf(row, isResent),
-      endpoint,
-      testEvent: row.is_test_event === true,
-      refused,
-    });
-    const roundStartedAt = row.round_started_at ?? at;
-    const offset = DELIVERY_OFFSETS_MS[attempt];
-    const nextAttemptAt =
-      sent.succeeded || offset === undefined
-        ? null
-        : new Date(Math.max(roundStartedAt.getTime() + offset, at.getTime()));
-    return {
-      deliveryId: row.delivery_id,
-      attempt,
-      isResent,
-      startedAt: at,
-      roundStartedAt,
-      nextAttemptAt,
-      ...sent,
-    };
-  }
 }
 
 /** Heartbeats when running as an activity (a worker that dies is noticed in seconds, not minutes). */

@@ -147,6 +147,12 @@ export async function stopDeliveries(db: Db, ids: string[]): Promise<void> {
     .update({ status: 'stopped', next_attempt_at: null, lease_until: null });
 }
 
+/** Gives back claimed deliveries not attempted (the call's time ran out): due again at once. */
+export async function releaseClaims(db: Db, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db('webhook_deliveries').whereIn('id', ids).andWhere({ status: 'pending' }).update({ lease_until: null });
+}
+
 /**
  * When the endpoint's next delivery is due (a claimed one: when its lease ends), or null when
  * none is pending.

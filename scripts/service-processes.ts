@@ -62,6 +62,7 @@ export async function startServiceProcesses(opts: {
       logFile: path.join(logDir, `${name}.log`),
       autoRestart: true,
       echo: true,
+      ownProcessGroup: true,
       say,
       ready,
     });

@@ -26,6 +26,12 @@ export interface ManagedProcessOptions {
   echo?: boolean;
   /** Started once this answers true (asked every 250 ms), or once it logs its ready line. */
   ready?: (pid: number) => Promise<boolean>;
+  /**
+   * Its own process group: a terminal's Ctrl-C reaches only the launcher, which then stops its
+   * processes in order (APIs drain, then the worker) instead of each stopping, and being
+   * restarted, on its own.
+   */
+  ownProcessGroup?: boolean;
 }
 
 /**
@@ -60,6 +66,7 @@ export class ManagedProcess {
       cwd: ROOT,
       env: this.opts.env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: this.opts.ownProcessGroup ?? false,
     });
     this.child = child;
     this.starts += 1;

@@ -108,6 +108,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         port: await freePort(),
         namespace: config.temporal.namespace,
         logFile: path.join(workDir, 'temporal.log'),
+        // BENCH_TEMPORAL_SQLITE_FILE=1 keeps Temporal's state in a SQLite file, not in the server's memory.
+        dbFile: process.env.BENCH_TEMPORAL_SQLITE_FILE ? path.join(workDir, 'temporal.sqlite') : undefined,
         // BENCH_TEMPORAL_CONFIG='key=value;key=value' tries dev server settings without a code change.
         dynamicConfig: process.env.BENCH_TEMPORAL_CONFIG?.split(';').filter(Boolean),
       });

@@ -93,13 +93,21 @@ async function main(): Promise<void> {
 
   // Open the orders, CONCURRENCY callers at a time; every answer must be SUBMITTED.
   let opened = 0;
+  let retried503 = 0;
   let attemptsAtSubmit: number | undefined; // the order's service attempts when answered (a retry adds one)
   let next = 0;
   const pending = [...CHECKPOINTS];
   const caller = async () => {
     while (next < ORDERS && !isInterrupted()) {
       next += 1;
-      const res = await post(`${apiUrl}/v1/evaluate`, auth, body());
+      const request = body();
+      let res = await post(`${apiUrl}/v1/evaluate`, auth, request);
+      // 503 means "nothing was decided, retry with the same key" (a loaded machine): as a merchant would.
+      for (let retry = 1; res.status === 503 && retry <= 5; retry++) {
+        retried503 += 1;
+        await new Promise((r) => setTimeout(r, 1_000 * retry));
+        res = await post(`${apiUrl}/v1/evaluate`, auth, request);
+      }
       if (res.status !== 200 || res.body.outcome !== 'SUBMITTED') {
         throw new Error(`evaluate answered ${res.status} ${JSON.stringify(res.body)}`);
       }
@@ -159,7 +167,7 @@ async function main(): Promise<void> {
         `| ${c.label} | ${c.orders} | ${c.seconds.toFixed(0)} | ${c.rssMiB.toFixed(0)} | ${c.heapMiB.toFixed(0)} | ${c.pgMiB.toFixed(0)} | ${c.running} | ${c.temporalRssMiB?.toFixed(0) ?? '?'} |`,
     ),
     '',
-    `opening: ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)}/s, ${CONCURRENCY} callers)`,
+    `opening: ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)}/s, ${CONCURRENCY} callers; ${retried503} retries after a 503)`,
     `first retries: ${fired} of ${opened} fired; all by ${allFiredSeconds.toFixed(1)} s after the first order, ${(allFiredSeconds - openSeconds).toFixed(1)} s after the last was opened (due ${FIRST_RETRY_MS / 1000} s after each acceptance)`,
     `first retry lateness against schedule, s: p50 ${p50}, p99 ${p99}, max ${max}`,
     `largest tables: ${tables.map((t: { relname: string; size: string }) => `${t.relname} ${(Number(t.size) / 2 ** 20).toFixed(1)} MiB`).join(', ')}`,

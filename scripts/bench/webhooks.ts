@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { startReceiver } from '../../test/helpers/https-receiver';
 import { type CpuSnapshot, cpuBetween, cpuSnapshot } from './cpu-use';
 import {
   checkInterrupted,
@@ -13,10 +12,12 @@ import {
   seedMerchant,
   startLocalStack,
 } from './harness';
+import { startReceiversProcess } from './receivers-process';
 
 /**
  * `npm run bench:webhooks`: a burst of BENCH_EVENTS (default 1,000) order.completed events fanned
- * out to BENCH_ENDPOINTS (default 3) real HTTPS receivers on 127.0.0.1, through the outbox relay
+ * out to BENCH_ENDPOINTS (default 3) real HTTPS receivers on 127.0.0.1 (in a process of their own),
+ * through the outbox relay
  * and one delivery workflow per endpoint (docs/webhooks.md). Checks every endpoint got every
  * event exactly once, and prints deliveries per second, the end-to-end latency (outbox row to
  * receipt) and the CPU per delivery (with what other processes took meanwhile: on a shared
@@ -33,9 +34,10 @@ async function main(): Promise<void> {
   const { bearer } = await seedMerchant(apiDb, apiUrl);
   const merchant = await apiDb('api_keys').whereNotNull('merchant_id').first('merchant_id', 'partner_id');
 
-  const receivers = await Promise.all(Array.from({ length: ENDPOINTS }, () => startReceiver(200)));
+  const remote = await startReceiversProcess(ENDPOINTS);
+  registerStop('receivers', () => remote.stop());
+  const { receivers } = remote;
   for (const receiver of receivers) {
-    registerStop('receiver', () => receiver.stop());
     const res = await post(
       `${apiUrl}/v1/webhooks`,
       { authorization: `Bearer ${bearer}` },
@@ -102,7 +104,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * CPU per delivery of this benchmark's programs (Node: API, worker, relay and the receivers; the
+ * CPU per delivery of this benchmark's programs (Node: API, worker and relay, and the receivers'; the
  * Postgres and Temporal processes), and what the rest of the machine took meanwhile: on a shared
  * machine the deliveries per second depend on the neighbours, the CPU per delivery much less.
  */

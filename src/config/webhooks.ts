@@ -27,8 +27,9 @@ export interface WebhooksConfig {
   alertAfterMs: number;
   disableAfterMs: number;
   allowPrivateNetworks: boolean;
-  /** Attempts in flight at once, across all workers, per endpoint and per merchant (docs/webhooks.md). */
+  /** Attempts in flight at once per endpoint, across all workers (docs/webhooks.md): its workflow's bound. */
   maxInFlightPerEndpoint: number;
+  /** Per merchant: only for deliveries made before the per-endpoint workflow (their attempt slots). */
   maxInFlightPerMerchant: number;
   /** Attempts one webhook worker process runs at once (its activity slots). */
   workerConcurrency: number;

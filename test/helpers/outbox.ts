@@ -11,16 +11,15 @@ export interface OutboxState {
 }
 
 export async function outboxState(db: Db): Promise<OutboxState> {
-  const [events, deliveries, attempts] = await Promise.all([
-    db('events').whereNull('dispatched_at').count<{ count: string }[]>({ count: '*' }),
-    db('webhook_deliveries').where({ status: 'pending' }).count<{ count: string }[]>({ count: '*' }),
-    db('webhook_attempts').count<{ count: string }[]>({ count: '*' }),
-  ]);
-  return {
-    undispatched: Number(events[0]?.count),
-    pending: Number(deliveries[0]?.count),
-    attempts: Number(attempts[0]?.count),
-  };
+  // One statement, so one snapshot: an attempt and its delivery's new status commit together, and
+  // counts read by separate queries could see one without the other.
+  const { rows } = await db.raw(
+    `select (select count(*) from events where dispatched_at is null) as undispatched,
+            (select count(*) from webhook_deliveries where status = 'pending') as pending,
+            (select count(*) from webhook_attempts) as attempts`,
+  );
+  const [row] = rows as Array<Record<keyof OutboxState, string>>;
+  return { undispatched: Number(row?.undispatched), pending: Number(row?.pending), attempts: Number(row?.attempts) };
 }
 
 /**

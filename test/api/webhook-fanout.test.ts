@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { insertDueDeliveries } from '../../src/db/repositories/webhook-due-deliveries';
+import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
+import { derivedUuid } from '../../src/domain/ids';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startReceiver } from '../helpers/https-receiver';
 import { outboxSettled } from '../helpers/outbox';
@@ -13,7 +17,7 @@ const ENDPOINTS = 3;
  * same with 1,000 events and prints the throughput.)
  */
 describe('webhook fan-out', () => {
-  jest.setTimeout(120_000);
+  jest.setTimeout(150_000);
   let stack: TestStack;
   let receivers: Array<Awaited<ReturnType<typeof startReceiver>>>;
 
@@ -67,5 +71,44 @@ describe('webhook fan-out', () => {
     const deliveries = await stack.db('webhook_deliveries').select('status', 'attempts');
     expect(deliveries).toHaveLength(EVENTS * ENDPOINTS);
     expect(deliveries.filter((d) => d.status === 'delivered' && d.attempts === 1)).toHaveLength(EVENTS * ENDPOINTS);
+  });
+
+  it("a delivery whose signal was lost (a crash after the commit) is delivered by the relay's sweep", async () => {
+    const merchant = await seedMerchant(stack.db);
+    const receiver = receivers[0] as (typeof receivers)[number];
+    const before = receiver.received.length;
+    const { row: endpoint } = await createEndpoint(
+      stack.db,
+      { partnerId: merchant.pid, merchantId: merchant.mid, url: receiver.url, events: ['*'], description: null },
+      stack.config.vaultKeys,
+    );
+    const eventId = randomUUID();
+    await stack.db('events').insert({
+      id: eventId,
+      name: 'order.completed',
+      merchant_id: merchant.mid,
+      partner_id: merchant.pid,
+      order_id: randomUUID(),
+      external_order_id: 'lost-signal',
+      confirmation_id: randomUUID(),
+      data: null,
+      is_test_mode: true,
+      occurred_at: new Date(),
+      dispatched_at: new Date(),
+    });
+    // What a fan-out leaves when its process dies between the commit and the signal: a due row, no workflow.
+    const id = derivedUuid(eventId, endpoint.id);
+    await insertDueDeliveries(stack.db, [{ id, event_id: eventId, endpoint_id: endpoint.id }]);
+    await stack
+      .db('webhook_deliveries')
+      .where({ id })
+      .update({ next_attempt_at: new Date(Date.now() - 2 * 60_000) });
+    await eventually(
+      () => stack.db('webhook_deliveries').where({ id }).first('status', 'attempts'),
+      (row) => row?.status === 'delivered',
+      { describe: 'the overdue delivery to be delivered after the sweep signals its endpoint', timeoutMs: 100_000 },
+    );
+    const keys = receiver.received.slice(before).map((r) => JSON.parse(r.body).IdempotencyKey as string);
+    expect(keys).toEqual([id]);
   });
 });

@@ -70,6 +70,9 @@ interface Running {
   exited: Promise<number | null>;
 }
 
+/** Every npm start of this file, so a failed test still stops what it started (afterAll). */
+const started: Running[] = [];
+
 function npmStart(env: NodeJS.ProcessEnv): Running {
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
@@ -80,6 +83,7 @@ function npmStart(env: NodeJS.ProcessEnv): Running {
   child.stdout?.on('data', (d) => output.push(String(d)));
   child.stderr?.on('data', (d) => output.push(String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  started.push({ child, output, exited });
   return { child, output, exited };
 }
 
@@ -179,6 +183,12 @@ describe('npm start: the whole stack from one command', () => {
     };
   });
   afterAll(async () => {
+    for (const run of started) {
+      if (run.child.exitCode === null && run.child.signalCode === null) {
+        run.child.kill('SIGTERM');
+        await run.exited;
+      }
+    }
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -257,6 +267,21 @@ describe('npm start: the whole stack from one command', () => {
       const live = await fetch(`${api}/v1/health/live`, { headers: { connection: 'close' } });
       expect(live.status).toBe(200);
     }
+    // A killed API process: the port keeps answering (the proxy skips it) and the launcher restarts it.
+    const apiPids = () =>
+      descendants(second.child.pid as number).filter((pid) => entriesOf([pid])[0] === 'src/api/server.ts');
+    const [victim] = apiPids();
+    process.kill(victim as number, 'SIGKILL');
+    await allGone([victim as number], 'the killed API process');
+    for (let i = 0; i < 4; i++) {
+      const live = await fetch(`${api}/v1/health/live`, { headers: { connection: 'close' } });
+      expect(live.status).toBe(200);
+    }
+    await eventually(apiPids, (pids) => pids.length === 2 && !pids.includes(victim as number), {
+      describe: `a new API process in place of the killed ${victim}`,
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
     const again = JSON.parse(await readFile(path.join(dataDir, 'sandbox-credentials.json'), 'utf8'));
     expect(again).toEqual(credentials);
     connection = await Connection.connect({ address });

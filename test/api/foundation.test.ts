@@ -5,6 +5,7 @@ import { closeServer, listen } from '../../src/api/server';
 import { createDb } from '../../src/db/knex';
 import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { rescueWindowWorkflow } from '../../src/workflows';
+import { eventually } from '../helpers/eventually';
 import { capturedLogger } from '../helpers/log-capture';
 import { freePort } from '../helpers/ports';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -87,7 +88,12 @@ describe('foundation: the real API with a real worker, Temporal dev server and P
   it('logs one JSON line per request with its id, and never the authorization header', async () => {
     const res = await call('/v1/health', { headers: { authorization: 'Bearer super-secret-token-value' } });
     const id = res.headers.get('x-request-id');
-    const line = stack.logs.lines.map((l) => JSON.parse(l)).find((l) => l.requestId === id && l.msg === 'request');
+    // The request line is written when the response finishes, which can be just after the client reads it.
+    const line = await eventually(
+      () => stack.logs.lines.map((l) => JSON.parse(l)).find((l) => l.requestId === id && l.msg === 'request'),
+      (found) => found !== undefined,
+      { describe: `the request log line of ${id}`, timeoutMs: 5_000 },
+    );
     expect(line).toMatchObject({ method: 'GET', path: '/v1/health', status: 200 });
     expect(stack.logs.text()).not.toContain('super-secret-token-value');
   });

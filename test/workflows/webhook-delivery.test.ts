@@ -1,70 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { SMTPServer } from 'smtp-server';
-import { loadConfig } from '../../src/config';
 import { updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { createEndpoint, signingSecretOf } from '../../src/db/repositories/webhook-endpoints';
 import { derivedUuid } from '../../src/domain/ids';
 import { verifyWebhook } from '../../src/domain/webhooks/signature';
 import { webhookDeliveryWorkflow } from '../../src/workflows';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedMerchant } from '../helpers/fixtures';
-import { saveTrackedHistories, trackHistory } from '../helpers/histories';
+import { trackHistory } from '../helpers/histories';
 import { startReceiver } from '../helpers/https-receiver';
-import { createTimeSkippingEnv, startTimeSkippingWorker, uniqueTaskQueue } from '../helpers/temporal';
+import { useWebhookWorkflowStack } from '../helpers/webhook-workflow-stack';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP server)', () => {
-  let env: TestWorkflowEnvironment;
-  let database: TestDatabase;
-  let worker: Awaited<ReturnType<typeof startTimeSkippingWorker>>;
-  let smtp: SMTPServer;
-  const mails: Array<{ to: string; text: string }> = [];
-  const taskQueue = uniqueTaskQueue('webhooks');
-  let config: ReturnType<typeof loadConfig>;
-
-  beforeAll(async () => {
-    smtp = new SMTPServer({
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, done) {
-        let text = '';
-        stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
-    config = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
-    [env, database] = await Promise.all([createTimeSkippingEnv(), createTestDatabase()]);
-    worker = await startTimeSkippingWorker(env, { taskQueue, config, db: database.db });
-  });
-  afterAll(async () => {
-    if (env) await saveTrackedHistories(env.client);
-    await worker?.stop();
-    await env?.teardown();
-    await database?.drop();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  });
+  const stack = useWebhookWorkflowStack('webhooks');
 
   /** A merchant with a technical contact, an endpoint on `url`, and one recorded event ready to deliver. */
   async function setup(url: string) {
-    const { mid, pid } = await seedMerchant(database.db);
-    await updateMerchantSettings(database.db, mid, { technicalContactEmail: 'ops@shop.example' }, new Date());
+    const { mid, pid } = await seedMerchant(stack.database.db);
+    await updateMerchantSettings(stack.database.db, mid, { technicalContactEmail: 'ops@shop.example' }, new Date());
     const { row: endpoint } = await createEndpoint(
-      database.db,
+      stack.database.db,
       { partnerId: pid, merchantId: mid, url, events: ['*'], description: null },
-      config.vaultKeys,
+      stack.config.vaultKeys,
     );
     const delivery = async () => {
       const eventId = randomUUID();
-      await database.db('events').insert({
+      await stack.database.db('events').insert({
         id: eventId,
         name: 'order.completed',
         merchant_id: mid,
@@ -78,7 +40,7 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
         dispatched_at: new Date(),
       });
       const id = derivedUuid(eventId, endpoint.id);
-      await database
+      await stack.database
         .db('webhook_deliveries')
         .insert({ id, event_id: eventId, endpoint_id: endpoint.id, status: 'pending' });
       return id;
@@ -87,31 +49,31 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
   }
 
   const attemptsOf = (deliveryId: string) =>
-    database.db('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt', 'asc');
+    stack.database.db('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt', 'asc');
 
   it('receiver down: backs off on the schedule, same IdempotencyKey, IsResent after the first, one e-mail at 72 h, disabled at 120 h, nothing after', async () => {
     const receiver = await startReceiver(503);
     try {
       const { endpoint, delivery } = await setup(receiver.url);
       const deliveryId = await delivery();
-      const handle = await env.client.workflow.start(webhookDeliveryWorkflow, {
-        taskQueue,
+      const handle = await stack.env.client.workflow.start(webhookDeliveryWorkflow, {
+        taskQueue: stack.taskQueue,
         workflowId: `d-${deliveryId}`,
         args: [{ deliveryId, resend: false }],
       });
       trackHistory('webhook-delivery', handle.workflowId);
 
-      await env.sleep(71 * HOUR);
-      expect(mails).toHaveLength(0);
-      await env.sleep(2 * HOUR); // the attempt at 72 h crosses the alert threshold
-      expect(mails).toHaveLength(1);
-      expect(mails[0]?.to).toBe('ops@shop.example');
-      expect(mails[0]?.text).toContain(endpoint.id);
-      expect((await database.db('webhook_endpoints').where({ id: endpoint.id }).first()).enabled).toBe(true);
+      await stack.env.sleep(71 * HOUR);
+      expect(stack.mails).toHaveLength(0);
+      await stack.env.sleep(2 * HOUR); // the attempt at 72 h crosses the alert threshold
+      expect(stack.mails).toHaveLength(1);
+      expect(stack.mails[0]?.to).toBe('ops@shop.example');
+      expect(stack.mails[0]?.text).toContain(endpoint.id);
+      expect((await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first()).enabled).toBe(true);
 
       expect(await handle.result()).toEqual({ outcome: 'failed', attempts: 13 });
-      expect(mails).toHaveLength(1); // once, not at every later failure
-      const row = await database.db('webhook_endpoints').where({ id: endpoint.id }).first();
+      expect(stack.mails).toHaveLength(1); // once, not at every later failure
+      const row = await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first();
       expect(row.enabled).toBe(false);
       expect(row.disabled_reason).toContain('failing since');
 
@@ -132,8 +94,8 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
       const later = await delivery();
       trackHistory('webhook-delivery', `d-${later}`);
       expect(
-        await env.client.workflow.execute(webhookDeliveryWorkflow, {
-          taskQueue,
+        await stack.env.client.workflow.execute(webhookDeliveryWorkflow, {
+          taskQueue: stack.taskQueue,
           workflowId: `d-${later}`,
           args: [{ deliveryId: later, resend: false }],
         }),
@@ -142,7 +104,7 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
         attempts: 1,
       });
       expect(receiver.received).toHaveLength(13);
-      expect((await database.db('webhook_deliveries').where({ id: later }).first()).status).toBe('stopped');
+      expect((await stack.database.db('webhook_deliveries').where({ id: later }).first()).status).toBe('stopped');
     } finally {
       await receiver.stop();
     }
@@ -150,17 +112,17 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
 
   it('receiver back before the threshold: delivered, the log shows every attempt, no e-mail, streak reset', async () => {
     const receiver = await startReceiver(500);
-    const mailsBefore = mails.length;
+    const mailsBefore = stack.mails.length;
     try {
       const { endpoint, delivery } = await setup(receiver.url);
       const deliveryId = await delivery();
-      const handle = await env.client.workflow.start(webhookDeliveryWorkflow, {
-        taskQueue,
+      const handle = await stack.env.client.workflow.start(webhookDeliveryWorkflow, {
+        taskQueue: stack.taskQueue,
         workflowId: `d-${deliveryId}`,
         args: [{ deliveryId, resend: false }],
       });
       trackHistory('webhook-delivery', handle.workflowId);
-      await env.sleep(10 * MINUTE); // attempts at 0, 1 and 5 minutes fail
+      await stack.env.sleep(10 * MINUTE); // attempts at 0, 1 and 5 minutes fail
       receiver.setStatus(204);
       expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 4 });
       const attempts = await attemptsOf(deliveryId);
@@ -170,10 +132,10 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
         [500, false],
         [204, true],
       ]);
-      expect(mails.length).toBe(mailsBefore);
-      const row = await database.db('webhook_endpoints').where({ id: endpoint.id }).first();
+      expect(stack.mails.length).toBe(mailsBefore);
+      const row = await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first();
       expect([row.enabled, row.failing_since]).toEqual([true, null]);
-      const delivered = await database.db('webhook_deliveries').where({ id: deliveryId }).first();
+      const delivered = await stack.database.db('webhook_deliveries').where({ id: deliveryId }).first();
       expect(delivered.status).toBe('delivered');
       // Each delivery is signed for this endpoint's host.
       const last = receiver.received[3];
@@ -181,7 +143,7 @@ describe('webhook delivery (time-skipping server, real HTTPS receiver, real SMTP
         verifyWebhook({
           body: last?.body ?? '',
           headers: last?.headers ?? {},
-          secretBase64: signingSecretOf(row, config.vaultKeys),
+          secretBase64: signingSecretOf(row, stack.config.vaultKeys),
           host: receiver.host,
         }),
       ).toBe(true);

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { SMTPServer } from 'smtp-server';
-import { loadConfig } from '../../src/config';
 import { updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { insertDueDeliveries, resendDeliveries } from '../../src/db/repositories/webhook-due-deliveries';
 import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
 import { derivedUuid } from '../../src/domain/ids';
 import { deliveriesAddedSignal, endpointWorkflowId, webhookEndpointWorkflow } from '../../src/workflows';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedMerchant } from '../helpers/fixtures';
-import { saveTrackedHistories, trackHistory } from '../helpers/histories';
+import { trackHistory } from '../helpers/histories';
 import { startReceiver } from '../helpers/https-receiver';
-import { createTimeSkippingEnv, startTimeSkippingWorker, uniqueTaskQueue } from '../helpers/temporal';
+import { useWebhookWorkflowStack } from '../helpers/webhook-workflow-stack';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -23,53 +18,20 @@ const SCHEDULE_MINUTES = [0, 1, 5, 30, 120, 300, 600, 1440, 2160, 2880, 4320, 57
  * documented schedule per delivery, the failure streak's mail and disabling, resends.
  */
 describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, real SMTP server)', () => {
-  let env: TestWorkflowEnvironment;
-  let database: TestDatabase;
-  let worker: Awaited<ReturnType<typeof startTimeSkippingWorker>>;
-  let smtp: SMTPServer;
-  const mails: Array<{ to: string; text: string }> = [];
-  const taskQueue = uniqueTaskQueue('webhook-endpoints');
-  let config: ReturnType<typeof loadConfig>;
-
-  beforeAll(async () => {
-    smtp = new SMTPServer({
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, done) {
-        let text = '';
-        stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text });
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const smtpPort = (smtp.server.address() as AddressInfo).port;
-    config = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
-    [env, database] = await Promise.all([createTimeSkippingEnv(), createTestDatabase()]);
-    worker = await startTimeSkippingWorker(env, { taskQueue, config, db: database.db });
-  });
-  afterAll(async () => {
-    if (env) await saveTrackedHistories(env.client);
-    await worker?.stop();
-    await env?.teardown();
-    await database?.drop();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  });
+  const stack = useWebhookWorkflowStack('webhook-endpoints');
 
   /** A merchant with a technical contact and an endpoint on `url`; `delivery()` records an event and its delivery, due now. */
   async function setup(url: string) {
-    const { mid, pid } = await seedMerchant(database.db);
-    await updateMerchantSettings(database.db, mid, { technicalContactEmail: 'ops@shop.example' }, new Date());
+    const { mid, pid } = await seedMerchant(stack.database.db);
+    await updateMerchantSettings(stack.database.db, mid, { technicalContactEmail: 'ops@shop.example' }, new Date());
     const { row: endpoint } = await createEndpoint(
-      database.db,
+      stack.database.db,
       { partnerId: pid, merchantId: mid, url, events: ['*'], description: null },
-      config.vaultKeys,
+      stack.config.vaultKeys,
     );
     const delivery = async () => {
       const eventId = randomUUID();
-      await database.db('events').insert({
+      await stack.database.db('events').insert({
         id: eventId,
         name: 'order.completed',
         merchant_id: mid,
@@ -83,25 +45,25 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
         dispatched_at: new Date(),
       });
       const id = derivedUuid(eventId, endpoint.id);
-      await insertDueDeliveries(database.db, [{ id, event_id: eventId, endpoint_id: endpoint.id }]);
+      await insertDueDeliveries(stack.database.db, [{ id, event_id: eventId, endpoint_id: endpoint.id }]);
       return { id, event_id: eventId, endpoint_id: endpoint.id };
     };
     /** What the relay does after its commit: signal-with-start of the endpoint's workflow. */
     const signal = async () => {
-      const handle = await env.client.workflow.signalWithStart(webhookEndpointWorkflow, {
-        taskQueue,
+      const handle = await stack.env.client.workflow.signalWithStart(webhookEndpointWorkflow, {
+        taskQueue: stack.taskQueue,
         workflowId: endpointWorkflowId(endpoint.id),
         args: [{ endpointId: endpoint.id }],
         signal: deliveriesAddedSignal,
       });
       trackHistory('webhook-endpoint', handle.workflowId, handle.signaledRunId);
-      return env.client.workflow.getHandle(handle.workflowId, handle.signaledRunId);
+      return stack.env.client.workflow.getHandle(handle.workflowId, handle.signaledRunId);
     };
     return { endpoint, delivery, signal };
   }
 
   const attemptsOf = (deliveryId: string) =>
-    database.db('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt', 'asc');
+    stack.database.db('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt', 'asc');
   const minutesFromFirst = (attempts: Array<{ started_at: Date }>) =>
     attempts.map((a) => Math.round((a.started_at.getTime() - (attempts[0]?.started_at.getTime() ?? 0)) / MINUTE));
 
@@ -112,21 +74,21 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       const { id: deliveryId } = await delivery();
       const handle = await signal();
 
-      await env.sleep(71 * HOUR);
-      expect(mails).toHaveLength(0);
-      await env.sleep(2 * HOUR); // the attempt at 72 h crosses the alert threshold
-      expect(mails).toHaveLength(1);
-      expect(mails[0]?.to).toBe('ops@shop.example');
-      expect(mails[0]?.text).toContain(endpoint.id);
-      expect((await database.db('webhook_endpoints').where({ id: endpoint.id }).first()).enabled).toBe(true);
+      await stack.env.sleep(71 * HOUR);
+      expect(stack.mails).toHaveLength(0);
+      await stack.env.sleep(2 * HOUR); // the attempt at 72 h crosses the alert threshold
+      expect(stack.mails).toHaveLength(1);
+      expect(stack.mails[0]?.to).toBe('ops@shop.example');
+      expect(stack.mails[0]?.text).toContain(endpoint.id);
+      expect((await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first()).enabled).toBe(true);
 
       // After the last attempt nothing is pending: the workflow completes once idle.
       expect(await handle.result()).toEqual({ delivered: 0, failed: 13, stopped: 0 });
-      expect(mails).toHaveLength(1); // once, not at every later failure
-      const row = await database.db('webhook_endpoints').where({ id: endpoint.id }).first();
+      expect(stack.mails).toHaveLength(1); // once, not at every later failure
+      const row = await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first();
       expect(row.enabled).toBe(false);
       expect(row.disabled_reason).toContain('failing since');
-      const stored = await database.db('webhook_deliveries').where({ id: deliveryId }).first();
+      const stored = await stack.database.db('webhook_deliveries').where({ id: deliveryId }).first();
       expect([stored.status, stored.attempts, stored.next_attempt_at]).toEqual(['failed', 13, null]);
 
       const attempts = await attemptsOf(deliveryId);
@@ -142,7 +104,7 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       const later = await delivery();
       expect(await (await signal()).result()).toEqual({ delivered: 0, failed: 0, stopped: 1 });
       expect(receiver.received).toHaveLength(13);
-      expect((await database.db('webhook_deliveries').where({ id: later.id }).first()).status).toBe('stopped');
+      expect((await stack.database.db('webhook_deliveries').where({ id: later.id }).first()).status).toBe('stopped');
     } finally {
       await receiver.stop();
     }
@@ -150,15 +112,15 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
 
   it('each delivery keeps its own schedule; the receiver back: delivered, the streak reset, no e-mail', async () => {
     const receiver = await startReceiver(500);
-    const mailsBefore = mails.length;
+    const mailsBefore = stack.mails.length;
     try {
       const { endpoint, delivery, signal } = await setup(receiver.url);
       const first = await delivery();
       const handle = await signal();
-      await env.sleep(3 * MINUTE);
+      await stack.env.sleep(3 * MINUTE);
       const second = await delivery(); // added 3 minutes later: its schedule starts then
       await signal();
-      await env.sleep(40 * MINUTE);
+      await stack.env.sleep(40 * MINUTE);
       expect(minutesFromFirst(await attemptsOf(first.id))).toEqual([0, 1, 5, 30]);
       expect(minutesFromFirst(await attemptsOf(second.id))).toEqual([0, 1, 5, 30]);
       const firstAt = (await attemptsOf(first.id))[0].started_at.getTime();
@@ -170,10 +132,10 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       for (const { id } of [first, second]) {
         const attempts = await attemptsOf(id);
         expect(attempts.map((a: { succeeded: boolean }) => a.succeeded)).toEqual([false, false, false, false, true]);
-        expect((await database.db('webhook_deliveries').where({ id }).first()).status).toBe('delivered');
+        expect((await stack.database.db('webhook_deliveries').where({ id }).first()).status).toBe('delivered');
       }
-      expect(mails.length).toBe(mailsBefore);
-      const row = await database.db('webhook_endpoints').where({ id: endpoint.id }).first();
+      expect(stack.mails.length).toBe(mailsBefore);
+      const row = await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first();
       expect([row.enabled, row.failing_since]).toEqual([true, null]);
     } finally {
       await receiver.stop();
@@ -187,9 +149,9 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       const d = await delivery();
       expect(await (await signal()).result()).toEqual({ delivered: 1, failed: 0, stopped: 0 });
       receiver.setStatus(500);
-      await resendDeliveries(database.db, [d]);
+      await resendDeliveries(stack.database.db, [d]);
       const resend = await signal();
-      await env.sleep(2 * MINUTE); // the resend's first attempt and its retry a minute later
+      await stack.env.sleep(2 * MINUTE); // the resend's first attempt and its retry a minute later
       receiver.setStatus(200);
       expect(await resend.result()).toEqual({ delivered: 1, failed: 2, stopped: 0 });
       const attempts = await attemptsOf(d.id);

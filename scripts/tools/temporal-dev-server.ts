@@ -29,11 +29,16 @@ export interface DevServerOptions {
  * throughput and gave it a 2-second p99 in issue 14's probe), and eager activity dispatch, so an
  * activity a workflow task schedules on the worker's own queue comes back with the task's answer
  * instead of through another poll (the order workflow's processor calls are ordinary activities).
+ * And the history shard's transfer-queue reads: the default 20 per second per shard made every
+ * task handed to matching (a new run's first workflow task, an activity, the task after an
+ * activity) wait up to 50 ms for the next read, which capped one caller at 20 req/s; the host-wide
+ * read limit (a share of the persistence rate) still guards the database.
  */
 export const LOW_LATENCY = [
   'matching.numTaskqueueReadPartitions=1',
   'matching.numTaskqueueWritePartitions=1',
   'system.enableActivityEagerExecution=true',
+  'history.transferProcessorMaxPollRPS=1000',
 ];
 
 /** Starts `temporal server start-dev` as a child process and waits until it answers. */

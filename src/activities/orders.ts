@@ -1,12 +1,10 @@
 import type { Db } from '../db/knex';
 import { persistOrder } from '../db/repositories/orders';
-import { findSenseSession } from '../db/repositories/sense-sessions';
 import type { PersistOrderInput, ScoreInput, ScoreResult } from '../domain/orders/contracts';
 import { outboxEvent } from '../domain/orders/domain-events';
 import { scoreTransaction } from '../domain/scoring';
-import { judgeSenseSession } from '../domain/sense-session';
-import { SENSE_KEY_PATTERN } from '../domain/widget-signals';
 import { businessMetrics } from '../observability/metrics';
+import { deviceSignals } from '../orders/device-signals';
 import { storeStep } from './store-failures';
 
 export interface OrderActivityDeps {
@@ -27,22 +25,10 @@ export function createOrderActivities(deps: OrderActivityDeps) {
       for (const e of input.events) businessMetrics.orderEvent(outboxEvent(e).name, input.state.flow);
     },
 
-    /**
-     * Rules-based rescue score. Device signals count only from a fresh widget session of this
-     * merchant whose bound externalOrderId, if any, is the evaluate's (src/domain/sense-session.ts).
-     */
+    /** The rescue score with its device signals, for an evaluate the API sent without one. */
     async scoreTransaction(input: ScoreInput): Promise<ScoreResult> {
-      const senseKey = input.senseKey?.toLowerCase();
-      const session =
-        senseKey && SENSE_KEY_PATTERN.test(senseKey)
-          ? await storeStep('read sense session', () => findSenseSession(deps.db, input.merchantId, senseKey))
-          : undefined;
-      const verdict = judgeSenseSession(
-        session && { lastSeenAt: session.last_seen_at, externalOrderId: session.external_order_id },
-        { externalOrderId: input.externalOrderId },
-        new Date(),
-      );
-      return scoreTransaction(input, verdict === 'fresh' ? 'fresh' : 'absent');
+      const signals = await storeStep('read sense session', () => deviceSignals(deps.db, input, new Date()));
+      return scoreTransaction(input, signals);
     },
   };
 }

@@ -17,7 +17,13 @@ const SOFT_CODE_POINTS: Record<string, [number, string]> = {
   '96': [10, 'system_malfunction'],
 };
 
-export function scoreTransaction(input: ScoreInput, deviceSignals: 'fresh' | 'absent'): ScoreResult {
+/** What the rules read: the evaluate without the ids that only find its widget session. */
+export type ScoringFacts = Omit<
+  ScoreInput,
+  'merchantId' | 'externalOrderId' | 'senseKey' | 'flow' | 'currency' | 'bin'
+>;
+
+export function scoreTransaction(input: ScoringFacts, deviceSignals: 'fresh' | 'absent'): ScoreResult {
   const reasons: string[] = [];
   let score = 50;
   const add = (points: number, reason: string) => {

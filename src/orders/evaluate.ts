@@ -7,10 +7,12 @@ import { checkCardForVault } from '../domain/card-checks';
 import { ApiError } from '../domain/errors';
 import type { EvaluateInput } from '../domain/orders/contracts';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
+import { scoreTransaction } from '../domain/scoring';
 import { cardFingerprints } from '../domain/vault-cipher';
 import type { Answer } from './answer';
 import { commandAnswer } from './commands';
 import type { Acting, OrderDeps } from './deps';
+import { deviceSignals } from './device-signals';
 import { closedOrderEvaluate, refuseDifferentPayment } from './further-evaluate';
 import { newAttemptOn } from './new-attempt';
 import { CLOSED } from './order-client';
@@ -49,11 +51,12 @@ export async function prepareEvaluate(
     });
   const pm = body.paymentMethod;
   // Independent reads, at once: one Postgres round trip of latency instead of four.
-  const [site, existing, settings, tokenCard] = await Promise.all([
+  const [site, existing, settings, tokenCard, signals] = await Promise.all([
     body.siteId ? findMerchantSite(db, merchantId, body.siteId) : undefined,
     findMerchantOrderByExternalId(db, merchantId, externalOrderId),
     getMerchantSettings(db, merchantId),
     'token' in pm ? findVaultedCard(db, merchantId, pm.token) : undefined,
+    deviceSignals(db, { merchantId, senseKey: body.senseKey ?? null, externalOrderId }, now),
   ]);
   if (body.siteId && !site)
     throw new ApiError('merchant_forbidden', { field: 'siteId', message: 'siteId: is not a site of this merchant' });
@@ -105,10 +108,11 @@ export async function prepareEvaluate(
     if (existing) await refuseDifferentPayment(deps, merchantId, existing, body, rawCard?.pan ?? tokenCard?.token);
     const card = rawCard ? (await vaultCard(db, { merchantId, ...rawCard }, deps.vaultKeys)).card : tokenCard;
     if (!card) throw invalid('paymentMethod', 'token or cardNumber is required');
+    const flow = !body.isMIT ? 'CIT' : settings.mitEvaluation === 'sync' ? 'SYNC_MIT' : 'ASYNC_MIT';
     const input: EvaluateInput = {
       receivedAtUtc: now.toISOString(),
       idempotencyKey: body.idempotencyKey,
-      flow: !body.isMIT ? 'CIT' : settings.mitEvaluation === 'sync' ? 'SYNC_MIT' : 'ASYNC_MIT',
+      flow,
       transactionType: body.transactionType,
       isMIT: body.isMIT,
       isRecurring: body.isRecurring,
@@ -125,6 +129,17 @@ export async function prepareEvaluate(
       threeDSecure: body.threeDSecure ?? null,
       cvvPresent: body.cvvPresent,
       settings,
+      scored: scoreTransaction(
+        {
+          ...(body.cvvPresent !== undefined ? { cvvPresent: body.cvvPresent } : {}),
+          amount: body.transaction.amount,
+          responseCode: body.transaction.responseCode ?? null,
+          attemptCount: body.attemptCount ?? null,
+          isMIT: body.isMIT,
+          isRecurring: body.isRecurring,
+        },
+        signals,
+      ),
     };
     const owner = { merchantId, partnerId: acting.partnerId, isTestMode: deps.environment === 'sandbox' };
     let result = await deps.workflows.evaluate(owner, externalOrderId, input);

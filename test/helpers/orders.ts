@@ -7,6 +7,7 @@ import { checkCardNumber } from '../../src/domain/cards';
 import { DEFAULT_MERCHANT_SETTINGS, type MerchantSettings } from '../../src/domain/merchant-settings';
 import type { EvaluateInput, EvaluateResult } from '../../src/domain/orders/contracts';
 import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
+import { scoreTransaction } from '../../src/domain/scoring';
 import type { VaultKey } from '../../src/domain/vault-cipher';
 import { evaluateUpdate, orderWorkflow } from '../../src/workflows';
 import { trackHistory } from './histories';
@@ -34,7 +35,7 @@ export function evaluateInput(
   overrides: Partial<Omit<EvaluateInput, 'settings'>> & { settings?: Partial<MerchantSettings> } = {},
 ): EvaluateInput {
   const { settings, ...rest } = overrides;
-  return {
+  const input: EvaluateInput = {
     receivedAtUtc: at.toISOString(),
     flow: 'CIT',
     transactionType: 'SALE',
@@ -54,6 +55,9 @@ export function evaluateInput(
     ...rest,
     settings: { ...DEFAULT_MERCHANT_SETTINGS, ...settings },
   };
+  // Scored as the API scores (src/orders/evaluate.ts), unless the test sends the older shape
+  // without a score (`{ scored: undefined }`), which the workflow scores by local activity.
+  return 'scored' in overrides ? input : { ...input, scored: scoreTransaction(input, 'absent') };
 }
 
 /** Starts an order workflow and sends its first evaluate (as the API's Update-With-Start does). */

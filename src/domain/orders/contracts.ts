@@ -1,4 +1,5 @@
 import type { MerchantSettings } from '../merchant-settings';
+import type { ScoreResult } from './activity-contracts';
 import type { Flow, OrderStatusName, Outcome } from './status';
 
 // The order's state and the activities' inputs and results, re-exported: this file stays the one
@@ -60,6 +61,11 @@ export interface EvaluateInput {
   /** Whether the merchant sent the card's verification value (never the value: CVV is not retained). */
   cvvPresent?: boolean;
   settings: MerchantSettings;
+  /**
+   * The rescue score, from the API (src/orders/device-signals.ts). Absent from evaluates sent by
+   * API processes older than 2026-11-22 and in their histories: the workflow then scores itself.
+   */
+  scored?: ScoreResult;
 }
 
 export type EvaluateResult =

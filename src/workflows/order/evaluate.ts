@@ -104,20 +104,24 @@ async function decide(order: Order, input: EvaluateInput, at: Date): Promise<Eva
     return answer(order, 'DECLINED');
   }
 
-  const scored = await storeWhileWaiting.scoreTransaction({
-    ...(input.cvvPresent !== undefined ? { cvvPresent: input.cvvPresent } : {}),
-    merchantId: s.merchantId,
-    flow: s.flow,
-    amount: s.amount,
-    currency: s.currency,
-    responseCode: s.responseCode,
-    attemptCount: s.attemptCount,
-    isMIT: s.isMIT,
-    isRecurring: s.isRecurring,
-    bin: s.card.bin,
-    senseKey: s.senseKey,
-    externalOrderId: s.externalOrderId,
-  });
+  // The API scores the evaluate (src/orders/device-signals.ts) and sends the score with it; an
+  // evaluate from an API process older than that is scored here, by local activity.
+  const scored =
+    input.scored ??
+    (await storeWhileWaiting.scoreTransaction({
+      ...(input.cvvPresent !== undefined ? { cvvPresent: input.cvvPresent } : {}),
+      merchantId: s.merchantId,
+      flow: s.flow,
+      amount: s.amount,
+      currency: s.currency,
+      responseCode: s.responseCode,
+      attemptCount: s.attemptCount,
+      isMIT: s.isMIT,
+      isRecurring: s.isRecurring,
+      bin: s.card.bin,
+      senseKey: s.senseKey,
+      externalOrderId: s.externalOrderId,
+    }));
   const scoring = { score: scored.score, reasons: scored.reasons, deviceSignalsUsed: scored.deviceSignalsUsed };
   if (scored.decision === 'decline') {
     await order.commit({ ...scoring, status: 'Declined', outcome: 'DECLINED' }, 'declined by scoring');

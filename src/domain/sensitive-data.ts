@@ -30,12 +30,22 @@ export function passesLuhn(digits: string): boolean {
   return digits.length > 0 && sum % 10 === 0;
 }
 
-// 13 to 19 digits, optionally grouped by single spaces or dashes, not inside a longer number.
-const PAN_CANDIDATE = /(?<![\d])(?:\d[ -]?){12,18}\d(?![\d])/g;
+/**
+ * A UUID is never a card number, but its dash-joined groups can hold 13 or more digits that pass
+ * Luhn (about 1 random UUID in 500): left alone, so request and order ids stay whole in logs and
+ * free text with an id in it is not refused.
+ */
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const UUIDS = new RegExp(UUID, 'g');
+
+// 13 to 19 digits, optionally grouped by single spaces or dashes, not inside a longer number;
+// a UUID is matched first (the first alternative) and kept as it is.
+const UUID_OR_PAN_CANDIDATE = new RegExp(`(${UUID})|(?<![\\d])(?:\\d[ -]?){12,18}\\d(?![\\d])`, 'g');
 
 /** Replaces anything that looks like a card number (13-19 digits passing Luhn) by BIN****last4. */
 export function maskCardNumbers(text: string): string {
-  return text.replace(PAN_CANDIDATE, (match) => {
+  return text.replace(UUID_OR_PAN_CANDIDATE, (match, uuid: string | undefined) => {
+    if (uuid) return match;
     const digits = match.replace(/[ -]/g, '');
     if (!passesLuhn(digits)) return match;
     return `${digits.slice(0, 6)}******${digits.slice(-4)}`;
@@ -78,7 +88,8 @@ const isSeparator = (c: string) => c === ' ' || c === '-' || c === '\u00a0';
  * looked for inside a longer unbroken run of digits) and does not start with 0 (no issued card
  * number does), which keeps ordinary numbers in prose from being refused.
  */
-export function containsCardNumber(text: string): boolean {
+export function containsCardNumber(original: string): boolean {
+  const text = original.replace(UUIDS, ' ');
   let i = 0;
   while (i < text.length) {
     if (!isDigit(text.charAt(i))) {

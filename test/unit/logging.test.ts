@@ -1,4 +1,4 @@
-import { maskCardNumbers, passesLuhn, REDACTED, scrub } from '../../src/domain/sensitive-data';
+import { containsCardNumber, maskCardNumbers, passesLuhn, REDACTED, scrub } from '../../src/domain/sensitive-data';
 import { capturedLogger } from '../helpers/log-capture';
 
 describe('sensitive data never reaches the logs', () => {
@@ -13,6 +13,21 @@ describe('sensitive data never reaches the logs', () => {
     expect(maskCardNumbers('card 4111 1111 1111 1111')).toBe('card 411111******1111');
     expect(maskCardNumbers('order 1234567890123456')).toBe('order 1234567890123456'); // fails Luhn
     expect(maskCardNumbers('amount 1999')).toBe('amount 1999');
+  });
+
+  it('keeps UUIDs whole: ids in logs and free text are never taken for card numbers', () => {
+    // A request id whose groups "552-4527-9930-46" are 13 digits passing Luhn: it was masked once.
+    const id = 'd884373a-e552-4527-9930-46edefb88a9e';
+    expect(passesLuhn('5524527993046')).toBe(true);
+    expect(maskCardNumbers(`request ${id}`)).toBe(`request ${id}`);
+    expect(containsCardNumber(`order ${id}`)).toBe(false);
+    // A card number beside an id is still masked.
+    expect(maskCardNumbers(`${id} 4111 1111 1111 1111`)).toBe(`${id} 411111******1111`);
+    expect(containsCardNumber(`${id} 4111-1111-1111-1111`)).toBe(true);
+    for (let i = 0; i < 5_000; i++) {
+      const uuid = crypto.randomUUID();
+      expect(maskCardNumbers(uuid)).toBe(uuid);
+    }
   });
 
   it('redacts secrets and card fields at any depth', () => {

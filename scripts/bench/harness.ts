@@ -194,7 +194,10 @@ async function closeBenchServer(server: Server): Promise<void> {
 }
 
 /** A partner, merchant and tokenization key (as onboarding would), a merchant API key, its bearer token. */
-export async function seedMerchant(db: Db, apiUrl: string): Promise<{ bearer: string; tokenizationKey: string }> {
+export async function seedMerchant(
+  db: Db,
+  apiUrl: string,
+): Promise<{ bearer: string; tokenizationKey: string; newBearer: () => Promise<string> }> {
   const [partner] = await db('partners').insert({ name: 'Bench Partner' }).returning('id');
   const [merchant] = await db('merchants').insert({ partner_id: partner.id, name: 'Bench Merchant' }).returning('id');
   const tokenizationKey = generateSecret('tk_sandbox');
@@ -207,13 +210,17 @@ export async function seedMerchant(db: Db, apiUrl: string): Promise<{ bearer: st
     scopes: [...SCOPES],
     environment: 'sandbox',
   });
-  const res = await post(
-    `${apiUrl}/v1/oauth2/token`,
-    {},
-    { grant_type: 'client_credentials', client_id: row.id, client_secret: secret },
-  );
-  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { bearer: String(res.body.access_token), tokenizationKey };
+  // A bearer token lives an hour: a longer bench asks for a new one, as a merchant's client does.
+  const newBearer = async () => {
+    const res = await post(
+      `${apiUrl}/v1/oauth2/token`,
+      {},
+      { grant_type: 'client_credentials', client_id: row.id, client_secret: secret },
+    );
+    if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return String(res.body.access_token);
+  };
+  return { bearer: await newBearer(), tokenizationKey, newBearer };
 }
 
 export async function post(

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   say(machineLine());
   say(`${ORDERS} async MIT orders, ${CONCURRENCY} at a time; checkpoints at ${CHECKPOINTS.join(', ')}`);
   const { apiUrl, apiDb: db, client } = await startLocalStack();
-  const { bearer, tokenizationKey } = await seedMerchant(db, apiUrl);
+  const { bearer, tokenizationKey, newBearer } = await seedMerchant(db, apiUrl);
   const card = await post(
     `${apiUrl}/v1/tokenize`,
     { 'x-tokenization-key': tokenizationKey },
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   );
   if (card.status !== 201) throw new Error(`tokenize failed: ${card.status} ${JSON.stringify(card.body)}`);
   const auth = { authorization: `Bearer ${bearer}` };
+  let renewing: Promise<string> | undefined; // one token request for all callers
   const body = () => ({
     idempotencyKey: randomUUID(),
     externalOrderId: `rescue-${randomUUID()}`,
@@ -102,6 +103,14 @@ async function main(): Promise<void> {
       next += 1;
       const request = body();
       let res = await post(`${apiUrl}/v1/evaluate`, auth, request);
+      if (res.status === 401) {
+        // The hour-long token expired mid-run (a 100k run takes hours): a new one, then the same request.
+        renewing ??= newBearer().finally(() => {
+          renewing = undefined;
+        });
+        auth.authorization = `Bearer ${await renewing}`;
+        res = await post(`${apiUrl}/v1/evaluate`, auth, request);
+      }
       // 503 means "nothing was decided, retry with the same key" (a loaded machine): as a merchant would.
       for (let retry = 1; res.status === 503 && retry <= 5; retry++) {
         retried503 += 1;

@@ -13,6 +13,8 @@ export function startWorkerProcess(
   stack: TestStack,
   output: string[],
   databaseUrl = stack.databaseUrl,
+  /** More environment for the worker, e.g. the processor's (STRIPE_SECRET_KEY, STRIPE_API_BASE). */
+  env: Record<string, string> = {},
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
     cwd: ROOT,
@@ -22,6 +24,7 @@ export function startWorkerProcess(
       TEMPORAL_ADDRESS: stack.temporalAddress,
       TEMPORAL_TASK_QUEUE: stack.taskQueue,
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

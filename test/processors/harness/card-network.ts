@@ -31,6 +31,16 @@ export interface RecordedRequest {
   /** Form parameters as sent, with any card number replaced by "<card number>". */
   params: Record<string, string>;
   status: number;
+  /** Answered from the first answer to its idempotency key: nothing new happened at "Stripe". */
+  replayed: boolean;
+}
+
+/** A request the simulator decided (and stores for replays) but does not answer until released. */
+export interface Hold {
+  /** The held request once it arrived and was decided, as recorded in `requests`. */
+  readonly arrived: RecordedRequest | undefined;
+  /** Sends the held answer, to whoever still listens. */
+  release(): void;
 }
 
 export interface CardNetwork {
@@ -38,6 +48,8 @@ export interface CardNetwork {
   requests: RecordedRequest[];
   /** PaymentIntent creations (charges) made with this card, one per idempotency key. */
   charges(pan: string): number;
+  /** Holds the answer to the next request that `matches` (once): "Stripe" acted, the answer waits. */
+  hold(matches: (request: RecordedRequest) => boolean): Hold;
   stop(): Promise<void>;
 }
 
@@ -51,6 +63,11 @@ export async function startCardNetwork(
   const chargesByCard = new Map<string, number>();
   const firstAnswers = new Map<string, { status: number; body: unknown }>();
   const requests: RecordedRequest[] = [];
+  const holds: Array<{
+    matches: (r: RecordedRequest) => boolean;
+    arrive(r: RecordedRequest): void;
+    released: Promise<void>;
+  }> = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
@@ -58,16 +75,25 @@ export async function startCardNetwork(
     const key = header(req, 'idempotency-key');
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const replayKey = key ? `${req.method} ${path} ${key}` : undefined;
-    const answer = (replayKey && firstAnswers.get(replayKey)) || (await decide(req, path, raw, params));
+    const first = replayKey ? firstAnswers.get(replayKey) : undefined;
+    const answer = first ?? (await decide(req, path, raw, params));
     if (replayKey) firstAnswers.set(replayKey, answer);
     const { [CARD_NUMBER]: pan, ...rest } = params;
-    requests.push({
+    const recorded: RecordedRequest = {
       method: req.method ?? 'GET',
       path,
       idempotencyKey: key,
       params: pan ? { ...rest, [CARD_NUMBER]: '<card number>' } : rest,
       status: answer.status,
-    });
+      replayed: first !== undefined,
+    };
+    requests.push(recorded);
+    const held = holds.findIndex((h) => h.matches(recorded));
+    if (held >= 0) {
+      const [hold] = holds.splice(held, 1);
+      hold?.arrive(recorded);
+      await hold?.released;
+    }
     res.writeHead(answer.status, {
       'content-type': 'application/json',
       'request-id': `req_${randomBytes(6).toString('hex')}`,
@@ -153,6 +179,20 @@ export async function startCardNetwork(
     url: `http://127.0.0.1:${port}`,
     requests,
     charges: (pan) => chargesByCard.get(pan) ?? 0,
+    hold(matches) {
+      let arrived: RecordedRequest | undefined;
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.push({ matches, arrive: (r) => (arrived = r), released });
+      return {
+        get arrived() {
+          return arrived;
+        },
+        release,
+      };
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,0 +1,153 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import { listOrderEvents } from '../../src/db/repositories/events';
+import { type ApiAnswer, callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { orderRow } from '../helpers/order-row';
+import { shared } from '../helpers/shared-env';
+import { startTestStack, type TestStack } from '../helpers/stack';
+import { killWorker, startWorkerProcess } from '../helpers/worker-process';
+import { type CardNetwork, type Hold, startCardNetwork } from './harness/card-network';
+import { BEHAVIOURS, CARDS, TEST_VAULT_KEYS } from './harness/cards';
+import { type StripeMock, startStripeMock } from './harness/stripe-mock';
+
+const nextYear = new Date().getUTCFullYear() + 1;
+
+/** Answers that mean "nothing decided yet, retry with the same key" (docs/errors.md). */
+const retryLater = (a: ApiAnswer) =>
+  (a.status === 503 && a.body?.error?.id === '503010') || (a.status === 409 && a.body?.error?.id === '409009');
+
+/**
+ * Money safety of the charge a CIT caller waits on (docs/architecture.md, "Money invariants"):
+ * the worker is SIGKILLed after Stripe charged but before its answer came back, so the workflow
+ * never learnt of the charge. The merchant retries the evaluate with the same idempotencyKey; the
+ * charge runs again with the same processor key (`${orderId}:charge:1`, the attempt advances only
+ * once the processor answered) and Stripe, which replays its stored answer for a repeated key
+ * (https://docs.stripe.com/api/idempotent_requests), charges once. Real API, worker process,
+ * Temporal dev server and Postgres; Stripe is stripe-mock behind the card-network simulator.
+ */
+describe('the worker dies while Stripe holds the answer to a CIT charge', () => {
+  jest.setTimeout(180_000);
+  let stripeMock: StripeMock;
+  let network: CardNetwork;
+  let stack: TestStack;
+  let token: string;
+  let hold: Hold | undefined;
+  const workers: ChildProcess[] = [];
+  const output: string[] = [];
+  const processorEnv = {
+    FC_ENVIRONMENT: 'production',
+    CARD_VAULT_KEYS: TEST_VAULT_KEYS,
+    STRIPE_SECRET_KEY: 'sk_test_processors',
+  };
+
+  beforeAll(async () => {
+    stripeMock = await startStripeMock();
+    network = await startCardNetwork(stripeMock.url, BEHAVIOURS);
+    stack = await startTestStack({
+      inProcessWorker: false,
+      env: { ...processorEnv, STRIPE_API_BASE: network.url },
+    });
+    const merchant = await seedMerchant(stack.db);
+    token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+    const settings = await api('PUT', `/v1/merchants/${merchant.mid}/settings`, { processor: 'stripe' });
+    expect(settings.body).toMatchObject({ processor: 'stripe' });
+  });
+  afterAll(async () => {
+    hold?.release();
+    for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) await killWorker(worker);
+    await stack?.stop();
+    await network?.stop();
+    await stripeMock?.stop();
+    await appendFile(path.join(shared('logDir'), `charge-worker-crash-${process.pid}.log`), output.join(''));
+  });
+
+  const api = (method: string, url: string, body?: unknown) => callApi(stack.baseUrl, token, method, url, body);
+  const startWorker = async () => {
+    const worker = await startWorkerProcess(stack, output, stack.databaseUrl, {
+      ...processorEnv,
+      STRIPE_API_BASE: network.url,
+    });
+    workers.push(worker);
+    return worker;
+  };
+
+  it('the retried evaluate (same key) charges with the same processor key: one PaymentIntent, APPROVED', async () => {
+    const worker = await startWorker();
+    hold = network.hold((r) => r.method === 'POST' && r.path === '/v1/payment_intents');
+    const body = {
+      idempotencyKey: randomUUID(),
+      externalOrderId: `shop-${randomUUID()}`,
+      transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+      paymentMethod: { cardNumber: CARDS.approves, expiryMonth: 12, expiryYear: nextYear },
+    };
+    let firstAnswer: ApiAnswer | undefined;
+    const first = api('POST', '/v1/evaluate', body).then((a) => {
+      firstAnswer = a;
+      return a;
+    });
+
+    // Stripe has created and confirmed the PaymentIntent; its answer waits at the gate.
+    const held = await eventually(
+      () => hold?.arrived,
+      (r) => r !== undefined,
+      {
+        describe: () => `the PaymentIntent request to reach the simulator (evaluate answered: ${firstAnswer?.text})`,
+        timeoutMs: 60_000,
+        intervalMs: 20,
+      },
+    );
+    expect(held).toMatchObject({ status: 200, replayed: false });
+    expect(held?.idempotencyKey).toMatch(/^[0-9a-f-]{36}:charge:1$/);
+    await killWorker(worker);
+    hold.release(); // the answer goes nowhere
+
+    // No worker is alive: the caller is told that nothing was decided, retry with the same key.
+    const failed = await first;
+    expect(failed.status).toBe(503);
+    expect(failed.body.error.id).toBe('503010');
+
+    await startWorker();
+    const answered = await eventually(
+      async () => {
+        const a = await api('POST', '/v1/evaluate', body);
+        // A stored "retry" answer would be replayed to every retry: the caller could never be answered.
+        if (retryLater(a) && a.headers.get('idempotent-replayed') === 'true')
+          throw new Error(`a retryable answer was stored under the evaluate's key: ${a.status} ${a.text}`);
+        return a;
+      },
+      (a) => !retryLater(a),
+      { describe: 'the retried evaluate (same idempotencyKey) to be answered', timeoutMs: 90_000, intervalMs: 250 },
+    );
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ outcome: 'APPROVED', orderStatus: 7, orderStatusName: 'Completed' });
+    const { orderId } = answered.body;
+    const chargeKey = `${orderId}:charge:1`;
+
+    // Every PaymentIntent request (only this order's reach this simulator) carried the one key:
+    // the held one, and the charge re-run after the crash, which Stripe answered from its first answer.
+    const intents = network.requests.filter((r) => r.path === '/v1/payment_intents');
+    expect(intents.length).toBeGreaterThanOrEqual(2);
+    expect(intents[0]).toBe(held);
+    for (const r of intents) expect(r).toMatchObject({ method: 'POST', idempotencyKey: chargeKey, status: 200 });
+    expect(intents.filter((r) => !r.replayed)).toEqual([held]);
+    expect(network.charges(CARDS.approves)).toBe(1);
+    for (const r of network.requests.filter((q) => q.path === '/v1/payment_methods'))
+      expect(r.idempotencyKey).toBe(`${chargeKey}:payment-method`);
+
+    // One order, Completed once: one order.completed in the outbox; the read model agrees.
+    expect(await orderRow(stack.db, orderId)).toMatchObject({
+      status: 7,
+      status_name: 'Completed',
+      service_attempts: 1,
+      captured_amount: 2500,
+    });
+    expect((await listOrderEvents(stack.db, orderId)).map((e) => e.name)).toEqual(['order.completed']);
+    const order = await api('GET', `/v1/orders/${orderId}`);
+    expect(order.body).toMatchObject({ orderId, status: 7, statusName: 'COMPLETED', outcome: 'APPROVED' });
+    expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
+  });
+});

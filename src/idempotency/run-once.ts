@@ -55,8 +55,8 @@ export function requestFingerprint(operation: string, request: unknown): string 
 
 /**
  * Runs `run` at most once per (merchant, key) within 24 hours (docs/idempotency.md), and answers
- * the stored result to every repeat. 4xx answers of the operation are stored and replayed; any
- * other failure frees the key (outcome unknown: retry with the same key) and is rethrown. The
+ * the stored result to every repeat. Definitive error answers of the operation are stored and
+ * replayed; any other failure frees the key (retry with the same key) and is rethrown. The
  * store failing is a 503 with Retry-After, distinct from rescue_unavailable.
  */
 export async function runOnce(
@@ -92,8 +92,7 @@ export async function runOnce(
   try {
     answer = await run();
   } catch (err) {
-    const definitive = err instanceof ApiError && (err.status < 500 || err.errorName === 'rescue_unavailable');
-    if (!definitive) {
+    if (!isDefinitive(err)) {
       await withDeadline(release()).catch(() => holder?.retryLater(claimId, release));
       throw err;
     }
@@ -106,6 +105,15 @@ export async function runOnce(
     () => holder?.retryLater(claimId, release),
   );
   return { status: answer.status, text, replayed: false };
+}
+
+/**
+ * An error answer is the operation's final word (stored, replayed for 24 hours) unless its
+ * catalogue entry tells the client to retry the same request: 409 order_busy, 503
+ * order_temporarily_unavailable, 500. Storing one of those would replay "retry" to every retry.
+ */
+function isDefinitive(err: unknown): err is ApiError {
+  return err instanceof ApiError && (err.definition.retry === 'no' || err.definition.retry === 'after-fix');
 }
 
 /**

@@ -8,6 +8,11 @@ import {
   LEASE_MS,
   renewProcessLease,
 } from '../../src/db/repositories/idempotency';
+import { systemClock } from '../../src/domain/clock';
+import { ApiError, type ErrorName } from '../../src/domain/errors';
+import { runOnce } from '../../src/idempotency/run-once';
+import { createLogger } from '../../src/logger';
+import type { Answer } from '../../src/orders/answer';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { type PgProxy, startApiBehindProxy } from '../helpers/pg-proxy';
@@ -293,6 +298,41 @@ describe('idempotency claims of a dead API process', () => {
       { describe: 'a lease row with a heartbeat in the last 5 s', intervalMs: 250 },
     );
     expect(rows[0]).toMatchObject({ heartbeat_at: expect.any(Date) });
+  });
+
+  it('stores a definitive refusal, but frees the key of an answer that says "retry with the same key"', async () => {
+    const m = await seedMerchant(stack.db);
+    const deps = { db: stack.db, clock: systemClock, logger: createLogger({ level: 'silent' }) };
+    const call = (key: string) => ({
+      merchantId: m.mid,
+      key,
+      operation: 'capture',
+      request: { amount: 100 },
+      requestId: randomUUID(),
+    });
+    const refusing = (name: ErrorName) => async (): Promise<Answer> => {
+      throw new ApiError(name);
+    };
+    const succeeding = async (): Promise<Answer> => ({ status: 200, body: { ok: true } });
+
+    // 409 order_busy (another command held the order): nothing was decided; the retry runs.
+    const busyKey = randomUUID();
+    await expect(runOnce(deps, undefined, call(busyKey), refusing('order_busy'))).rejects.toMatchObject({
+      errorName: 'order_busy',
+    });
+    expect(await runOnce(deps, undefined, call(busyKey), succeeding)).toEqual({
+      status: 200,
+      text: '{"ok":true}',
+      replayed: false,
+    });
+
+    // 409 order_not_capturable is the order's answer: replayed to the retry, which does not run.
+    const refusedKey = randomUUID();
+    const refused = await runOnce(deps, undefined, call(refusedKey), refusing('order_not_capturable'));
+    expect(refused).toMatchObject({ status: 409, replayed: false });
+    const replay = await runOnce(deps, undefined, call(refusedKey), succeeding);
+    expect(replay).toEqual({ status: 409, text: refused.text, replayed: true });
+    expect(JSON.parse(replay.text).error.id).toBe('409004');
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { coresBetween, cpuSnapshot } from './cpu-use';
 import { commaList, machineLine, onInterrupt, positiveInt, post, runBench, say } from './harness';
 
 /**
@@ -20,7 +21,6 @@ const WARMUP_SECONDS = 2;
 const CONNECTION_COUNTS = commaList('BENCH_CONNECTIONS', [10]);
 const CREDENTIALS =
   process.env.BENCH_CREDENTIALS || path.join(process.env.DATA_DIR || '.data', 'sandbox-credentials.json');
-const CLOCK_TICKS_PER_SECOND = 100;
 
 let load: autocannon.Instance | undefined;
 
@@ -68,23 +68,17 @@ async function main(): Promise<void> {
     for (const s of scenarios) {
       say(`${s.name}, ${connections} connections: warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s`);
       await run(`${api}/v1/evaluate`, auth, s, connections, WARMUP_SECONDS);
-      const machineBefore = machineBusyTicks();
-      const before = root ? cpuOfTree(root) : undefined;
-      const started = performance.now();
+      const before = root ? cpuSnapshot(root, programOf) : undefined;
       const r = await run(`${api}/v1/evaluate`, auth, s, connections, SECONDS);
-      const elapsedTicks = ((performance.now() - started) / 1000) * CLOCK_TICKS_PER_SECOND;
-      const after = root ? cpuOfTree(root) : undefined;
-      const ours = after ? [...after].reduce((sum, [label, t]) => sum + t - (before?.get(label) ?? 0), 0) : 0;
-      const others = Math.max(0, (machineBusyTicks() - machineBefore - ours) / elapsedTicks);
-      const cpu =
-        before && after
-          ? [...after]
-              .map(([label, ticks]) => [label, (ticks - (before.get(label) ?? 0)) / elapsedTicks] as const)
-              .filter(([, cores]) => cores >= 0.005)
-              .sort(([, a], [, b]) => b - a)
-              .map(([label, cores]) => `${label} ${cores.toFixed(2)} (${((cores * 1000) / r.rps).toFixed(1)} ms/req)`)
-              .join(', ')
-          : 'not measured';
+      const after = root ? cpuSnapshot(root, programOf) : undefined;
+      const used = before && after ? coresBetween(before, after) : undefined;
+      const others = used?.others ?? 0;
+      const cpu = used
+        ? Object.entries(used.programs)
+            .sort(([, a], [, b]) => b - a)
+            .map(([label, cores]) => `${label} ${cores.toFixed(2)} (${((cores * 1000) / r.rps).toFixed(1)} ms/req)`)
+            .join(', ')
+        : 'not measured';
       rows.push(
         `| ${s.name} | ${connections} | ${r.rps.toFixed(1)} | ${r.p50} | ${r.p99} | ${r.failed} | ${cpu} | ${others.toFixed(2)} |`,
       );
@@ -141,12 +135,6 @@ async function run(
   };
 }
 
-/** Busy CPU ticks of the whole machine so far (/proc/stat; idle and iowait excluded). */
-function machineBusyTicks(): number {
-  const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-  return cpu.reduce((a, b) => a + b, 0) - (cpu[3] ?? 0) - (cpu[4] ?? 0);
-}
-
 /** The pid of the running `npm start` (node ... scripts/start.ts), from /proc. */
 function startTree(): number | undefined {
   if (process.env.BENCH_TARGET_PID) return Number(process.env.BENCH_TARGET_PID);
@@ -165,36 +153,15 @@ function cmdline(pid: string | number): string {
   }
 }
 
-/** CPU ticks (user + system) of every process under `root`, summed by what it is. */
-function cpuOfTree(root: number): Map<string, number> {
-  const procs = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .flatMap((pid) => {
-      try {
-        const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-        return [{ pid: Number(pid), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
-      } catch {
-        return [];
-      }
-    });
-  const label = (pid: number) => {
-    const args = cmdline(pid);
-    if (args.includes('src/api/server.ts')) return 'API';
-    if (args.includes('src/worker.ts')) return 'worker';
-    if (args.includes('scripts/start.ts')) return 'start.ts';
-    if (args.includes('postgres')) return 'Postgres';
-    if (args.includes('temporal')) return 'Temporal';
-    return 'other';
-  };
-  const sums = new Map<string, number>();
-  const todo = procs.filter((p) => p.pid === root);
-  for (let p = todo.pop(); p; p = todo.pop()) {
-    const name = label(p.pid);
-    sums.set(name, (sums.get(name) ?? 0) + p.ticks);
-    todo.push(...procs.filter((c) => c.ppid === p?.pid));
-  }
-  return sums;
+/** What a process of the `npm start` tree is, from its command line. */
+function programOf({ pid }: { pid: number }): string {
+  const args = cmdline(pid);
+  if (args.includes('src/api/server.ts')) return 'API';
+  if (args.includes('src/worker.ts')) return 'worker';
+  if (args.includes('scripts/start.ts')) return 'start.ts';
+  if (args.includes('postgres')) return 'Postgres';
+  if (args.includes('temporal')) return 'Temporal';
+  return 'other';
 }
 
 onInterrupt(() => load?.stop());

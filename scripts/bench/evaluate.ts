@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import http, { type Server } from 'node:http';
 import os from 'node:os';
 import { bodyParser } from '@koa/bodyparser';
@@ -8,6 +7,7 @@ import autocannon from 'autocannon';
 import Koa from 'koa';
 import { closeServer } from '../../src/api/server';
 import { createDb, type Db } from '../../src/db/knex';
+import { coresBetween, cpuSnapshot } from './cpu-use';
 import { FLOOR_PATH, floorRoutes } from './floor-route';
 import {
   checkInterrupted,
@@ -43,7 +43,6 @@ const OPEN_LOOP_RATES = commaList('BENCH_RATES', [20, 40]);
 const ONLY = process.env.BENCH_SCENARIOS?.split(',').map((k) => k.trim().toLowerCase());
 const WARMUP_SECONDS = 2;
 const TEST_CARD = '4111111111111111'; // sandbox: approves (docs/sandbox.md)
-const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ of /proc on every Linux architecture Node runs on
 
 let load: autocannon.Instance | undefined;
 /** SQL statements sent by the API's pool and the worker's, counted through knex's query event. */
@@ -261,7 +260,7 @@ async function measure(s: Scenario, seconds: number, connections: number): Promi
     non2xx: r.non2xx,
     wrong,
     statuses,
-    cpu: cpuBefore && cpuAfter ? cpuUse(cpuBefore, cpuAfter) : undefined,
+    cpu: cpuBefore && cpuAfter ? coresBetween(cpuBefore, cpuAfter) : undefined,
   };
 }
 
@@ -470,7 +469,7 @@ async function openLoop(s: Scenario, rate: number, seconds: number): Promise<Ope
     p999: p(99.9),
     max: p(100),
     nodeCpuMs: (nodeUsed.user + nodeUsed.system) / 1000 / Math.max(1, inFlight.length),
-    cpu: cpuBefore && cpuAfter ? cpuUse(cpuBefore, cpuAfter) : undefined,
+    cpu: cpuBefore && cpuAfter ? coresBetween(cpuBefore, cpuAfter) : undefined,
   };
 }
 
@@ -545,63 +544,6 @@ function printOpenLoop(results: OpenLoopMeasured[]): void {
     '',
   ];
   process.stdout.write(out.join('\n'));
-}
-
-/**
- * CPU time so far (Linux /proc, in clock ticks): the whole machine's busy time, and that of each
- * program of this benchmark (this process and its descendants: Postgres, the Temporal dev server).
- * Over a run, it shows where the CPU went, and what other processes took on a shared machine.
- */
-interface CpuSnapshot {
-  at: number;
-  machine: number;
-  ours: Map<string, number>;
-}
-function cpuSnapshot(): CpuSnapshot | undefined {
-  try {
-    const cpu = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0); // idle + iowait
-    const machine = cpu.reduce((a, b) => a + b, 0) - idle;
-    const procs = readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .flatMap((pid) => procStat(pid) ?? []);
-    const children = new Map<number, typeof procs>();
-    for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-    const ours = new Map<string, number>();
-    const todo = procs.filter((p) => p.pid === process.pid);
-    for (let p = todo.pop(); p; p = todo.pop()) {
-      ours.set(p.comm, (ours.get(p.comm) ?? 0) + p.ticks);
-      todo.push(...(children.get(p.pid) ?? []));
-    }
-    return { at: performance.now(), machine, ours };
-  } catch {
-    return undefined; // not Linux: the table goes without it
-  }
-}
-
-/** Program name, parent and user + system CPU ticks of a process; undefined once it is gone. */
-function procStat(pid: string): { pid: number; ppid: number; comm: string; ticks: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
-    return { pid: Number(pid), ppid: Number(fields[1]), comm, ticks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Cores used between two snapshots: per program of this benchmark, and by everything else. */
-function cpuUse(before: CpuSnapshot, after: CpuSnapshot): Measured['cpu'] {
-  const ticks = ((after.at - before.at) / 1000) * CLOCK_TICKS_PER_SECOND;
-  const programs: Record<string, number> = {};
-  let ours = 0;
-  for (const [comm, total] of after.ours) {
-    const used = (total - (before.ours.get(comm) ?? 0)) / ticks;
-    ours += used;
-    if (used >= 0.005) programs[comm] = used;
-  }
-  return { programs, others: Math.max(0, (after.machine - before.machine) / ticks - ours) };
 }
 
 /**

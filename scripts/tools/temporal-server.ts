@@ -1,6 +1,4 @@
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { cacheDir, commandOutput, isExecutable, onPath, progress, runLogged } from './cache';
+import { ensureGoTool, type GoTool } from './go-tool';
 
 /**
  * The Temporal server and its SQL schema tool, for the local cluster on Postgres
@@ -12,19 +10,6 @@ export const TEMPORAL_SERVER_VERSION = '1.29.1';
 const MODULE = 'go.temporal.io/server';
 const MIN_GO = [1, 25] as const; // the server's go.mod: `go 1.25.0`
 
-interface GoTool {
-  /** What progress lines call it. */
-  label: string;
-  /** Environment variable naming an existing binary. */
-  envVar: string;
-  /** Name looked up on PATH and given to the cached binary (the names of Temporal's images). */
-  command: string;
-  /** Go module and the package inside it; `go install` names the binary after its last element. */
-  module: string;
-  pkg: string;
-  version: string;
-}
-
 const SERVER: GoTool = {
   label: 'Temporal server',
   envVar: 'TEMPORAL_SERVER_PATH',
@@ -32,6 +17,7 @@ const SERVER: GoTool = {
   module: MODULE,
   pkg: 'cmd/server',
   version: TEMPORAL_SERVER_VERSION,
+  minGo: MIN_GO,
 };
 const SQL_TOOL: GoTool = {
   label: 'Temporal SQL tool',
@@ -40,6 +26,7 @@ const SQL_TOOL: GoTool = {
   module: MODULE,
   pkg: 'cmd/tools/sql',
   version: TEMPORAL_SERVER_VERSION,
+  minGo: MIN_GO,
 };
 
 /**
@@ -54,11 +41,8 @@ const UI_SERVER: GoTool = {
   module: 'github.com/temporalio/ui-server/v2',
   pkg: 'cmd/server',
   version: TEMPORAL_UI_SERVER_VERSION,
+  minGo: MIN_GO,
 };
-
-function cachedPath(tool: GoTool): string {
-  return path.join(cacheDir(), `${tool.command}-${tool.version}`, tool.command);
-}
 
 /** Finds or builds `temporal-server` (TEMPORAL_SERVER_PATH, PATH, the cache, `go install`). */
 export function ensureTemporalServer(): Promise<string | undefined> {
@@ -85,64 +69,4 @@ export async function requireTemporalServerTools(): Promise<{ server: string; sq
     );
   }
   return { server, sqlTool };
-}
-
-/**
- * The discovery order of the CLI (scripts/tools/temporal-cli.ts): the env var, PATH, the cache,
- * then `go install` with GOBIN in a staging directory renamed into the cache (never a half-built
- * binary there). Undefined when Go is missing or too old.
- */
-async function ensureGoTool(tool: GoTool): Promise<string | undefined> {
-  const fromEnv = process.env[tool.envVar];
-  if (fromEnv) {
-    if (!isExecutable(fromEnv)) throw new Error(`${tool.envVar}=${fromEnv} is not an executable file`);
-    progress(`${tool.label}: ${fromEnv} (${tool.envVar})`);
-    return fromEnv;
-  }
-  const fromPath = onPath(tool.command);
-  if (fromPath) {
-    progress(`${tool.label}: ${fromPath} (PATH)`);
-    return fromPath;
-  }
-  const cached = cachedPath(tool);
-  if (isExecutable(cached)) {
-    progress(`${tool.label}: ${cached} (cache)`);
-    return cached;
-  }
-  const problem = await goProblem();
-  if (problem) {
-    progress(`${tool.label}: cannot build it: ${problem}. Install Go ${MIN_GO.join('.')}+ or set ${tool.envVar}.`);
-    return undefined;
-  }
-  const target = `${tool.module}/${tool.pkg}@v${tool.version}`;
-  progress(`${tool.label}: building ${target} with go install (first run only; several minutes on 2 cores)...`);
-  const started = Date.now();
-  const dir = path.dirname(cached);
-  await mkdir(path.dirname(dir), { recursive: true });
-  const staging = await mkdtemp(`${dir}.building-`);
-  try {
-    await runLogged('nice', ['-n', '10', 'go', 'install', target], {
-      env: { ...process.env, GOBIN: staging, CGO_ENABLED: '0' },
-      logFile: path.join(cacheDir(), 'logs', `${tool.command}-build.log`),
-    });
-    await rename(path.join(staging, path.basename(tool.pkg)), path.join(staging, tool.command));
-    await rm(dir, { recursive: true, force: true });
-    await rename(staging, dir);
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
-  progress(`${tool.label}: built in ${Math.round((Date.now() - started) / 1000)} s -> ${cached}`);
-  return cached;
-}
-
-async function goProblem(): Promise<string | undefined> {
-  const out = await commandOutput('go', ['version']);
-  if (!out) return 'go is not installed';
-  const m = /go(\d+)\.(\d+)/.exec(out);
-  if (!m) return `cannot read the Go version from "${out.trim()}"`;
-  const [major, minor] = [Number(m[1]), Number(m[2])];
-  if (major < MIN_GO[0] || (major === MIN_GO[0] && minor < MIN_GO[1])) {
-    return `Go ${major}.${minor} is too old (need ${MIN_GO.join('.')}+)`;
-  }
-  return undefined;
 }

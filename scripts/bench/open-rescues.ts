@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   if (card.status !== 201) throw new Error(`tokenize failed: ${card.status} ${JSON.stringify(card.body)}`);
   const auth = { authorization: `Bearer ${bearer}` };
   let renewing: Promise<string> | undefined; // one token request for all callers
+  let renewals = 0;
   const body = () => ({
     idempotencyKey: randomUUID(),
     externalOrderId: `rescue-${randomUUID()}`,
@@ -73,9 +74,12 @@ async function main(): Promise<void> {
     const res = await post(`${apiUrl}/v1/evaluate`, auth, request);
     if (res.status !== 401) return res;
     if (auth.authorization === sentWith) {
-      renewing ??= newBearer().finally(() => {
-        renewing = undefined;
-      });
+      if (!renewing) {
+        renewals += 1;
+        renewing = newBearer().finally(() => {
+          renewing = undefined;
+        });
+      }
       auth.authorization = `Bearer ${await renewing}`;
     }
     return post(`${apiUrl}/v1/evaluate`, auth, request);
@@ -183,7 +187,7 @@ async function main(): Promise<void> {
         `| ${c.label} | ${c.orders} | ${c.seconds.toFixed(0)} | ${c.rssMiB.toFixed(0)} | ${c.heapMiB.toFixed(0)} | ${c.pgMiB.toFixed(0)} | ${c.running} | ${c.temporalRssMiB?.toFixed(0) ?? '?'} |`,
     ),
     '',
-    `opening: ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)}/s, ${CONCURRENCY} callers; ${retried503} retries after a 503)`,
+    `opening: ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)}/s, ${CONCURRENCY} callers; ${retried503} retries after a 503, ${renewals} token renewals)`,
     `first retries: ${fired} of ${opened} fired; all by ${allFiredSeconds.toFixed(1)} s after the first order, ${(allFiredSeconds - openSeconds).toFixed(1)} s after the last was opened (due ${FIRST_RETRY_MS / 1000} s after each acceptance)`,
     `first retry lateness against schedule, s: p50 ${p50}, p99 ${p99}, max ${max}`,
     `largest tables: ${tables.map((t: { relname: string; size: string }) => `${t.relname} ${(Number(t.size) / 2 ** 20).toFixed(1)} MiB`).join(', ')}`,

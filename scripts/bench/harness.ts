@@ -79,6 +79,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     HOST,
     LOG_LEVEL: 'warn',
     DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX,
+    // A short token life shows a long bench's renewal in minutes (bench:open-rescues).
+    ACCESS_TOKEN_TTL_SECONDS: process.env.ACCESS_TOKEN_TTL_SECONDS,
     TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
     // The benchmark measures the service, not the per-merchant limiter: the schema's maximum.
     RATE_LIMIT_BURST: '100000',

@@ -61,9 +61,18 @@ export function refusal(reason: CommandRefusal['reason'], status: OrderStatusNam
   });
 }
 
-export async function captureOrder(deps: OrderDeps, order: OrderRow, amount: number | null): Promise<Answer> {
-  const result = await deps.workflows.command(order.workflow_id, captureUpdate, { amount });
-  if (result === CLOSED) throw refusal('not_capturable', order.status_name);
+export async function captureOrder(
+  deps: OrderDeps,
+  order: OrderRow,
+  amount: number | null,
+  idempotencyKey: string,
+): Promise<Answer> {
+  const result = await deps.workflows.command(order.workflow_id, captureUpdate, { amount }, idempotencyKey);
+  if (result === CLOSED) {
+    // Closed since `order` was read (by another capture, a cancel, the window): refuse with its status now.
+    const settled = await findMerchantOrder(deps.db, order.merchant_id, order.id);
+    throw refusal('not_capturable', settled?.status_name ?? order.status_name);
+  }
   if (result.kind === 'refused') throw refusal(result.reason, result.status);
   const updated = await findMerchantOrder(deps.db, order.merchant_id, order.id);
   if (!updated) throw new ApiError('internal_error');

@@ -103,14 +103,21 @@ export class OrderClient {
     });
   }
 
-  /** Sends a command (capture, cancel, challenge) to an order's workflow. */
+  /**
+   * Sends a command (capture, cancel, challenge) to an order's workflow. With the merchant's
+   * idempotencyKey, the key names the Update: a same-key retry whose first attempt is still
+   * waiting or already done (its answer lost with a broken connection or a 503) attaches to that
+   * Update and gets its result, even after the workflow closed, instead of running a second one.
+   */
   async command<Ret, Arg>(
     workflowId: string,
     update: UpdateDefinition<Ret, [Arg], string>,
     arg: Arg,
+    idempotencyKey?: string,
   ): Promise<Ret | typeof CLOSED> {
     const handle = this.client.workflow.getHandle(workflowId);
-    return this.withBusyRetries(() => handle.executeUpdate(update, { args: [arg] }));
+    const updateId = idempotencyKey ? `${update.name}:${idempotencyKey}` : undefined;
+    return this.withBusyRetries(() => handle.executeUpdate(update, { args: [arg], ...(updateId ? { updateId } : {}) }));
   }
 
   /** Runs one refund to its end (or attaches to the same refund already running). */

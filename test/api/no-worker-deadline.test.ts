@@ -2,22 +2,30 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listOrderEvents } from '../../src/db/repositories/events';
+import { callApi } from '../helpers/api-client';
+import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
-import { startWorkerProcess } from '../helpers/worker-process';
+import { killWorker, startWorkerProcess } from '../helpers/worker-process';
 
 /**
  * Issue 13's bounded wait: with no worker running, an evaluate cannot be decided. It must answer
  * 503 503010 with Retry-After within the API's workflow deadline (WORKFLOW_CALL_DEADLINE_MS, set
  * short here), release its idempotency claim, and the same request (same key) must succeed once a
  * worker is back, as one order.
+ *
+ * And a capture answered 503 that way, retried with the same key: the Temporal server keeps the
+ * capture it was sent, and when a worker returns that capture runs and the order's workflow closes
+ * Completed. The retry must answer what the first capture did (200, captured once), not 409004
+ * (the order found already captured, by itself), nor capture twice. Found by the cluster test
+ * (kill-under-load), where a killed worker makes the same race.
  */
 const DEADLINE_MS = 3_000;
 /** Margin over the deadline for the token check, the claim and its release on a busy shared machine. */
 const ANSWER_MARGIN_MS = 2_000;
 
-describe('an evaluate with no worker', () => {
+describe('calls that find no worker', () => {
   jest.setTimeout(120_000);
   let stack: TestStack;
   const output: string[] = [];
@@ -90,6 +98,62 @@ describe('an evaluate with no worker', () => {
     } finally {
       worker.kill('SIGTERM');
       await new Promise((r) => worker.once('exit', r));
+    }
+  });
+
+  it('answers a capture retried with its key after the capture it timed out on ran: 200, once (another key 409004)', async () => {
+    const merchant = await seedMerchant(stack.db);
+    const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+    const api = (method: string, url: string, body?: unknown) => callApi(stack.baseUrl, token, method, url, body);
+    expect((await api('PUT', `/v1/merchants/${merchant.mid}/settings`, { authorizeCapability: true })).status).toBe(
+      200,
+    );
+
+    const first = await startWorkerProcess(stack, output);
+    const authorized = await api('POST', '/v1/evaluate', {
+      idempotencyKey: randomUUID(),
+      externalOrderId: `lost-answer-${randomUUID()}`,
+      transactionType: 'AUTHORIZATION',
+      transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+      paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 },
+    });
+    expect(authorized.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', orderStatus: 5 });
+    const orderId = String(authorized.body.orderId);
+    await killWorker(first);
+
+    const capture = { idempotencyKey: randomUUID(), orderId };
+    const unanswered = await api('POST', '/v1/capture', capture);
+    expect([unanswered.status, unanswered.body.error?.id]).toEqual([503, '503010']);
+
+    const second = await startWorkerProcess(stack, output);
+    try {
+      // The capture the server kept runs on the new worker, and the order's workflow closes.
+      await eventually(
+        async () => (await stack.db('orders').where({ id: orderId }).first())?.status_name,
+        (status) => status === 'Completed',
+        { describe: `order ${orderId} to be captured by the capture the server kept`, intervalMs: 100 },
+      );
+
+      const retried = await api('POST', '/v1/capture', capture);
+      expect({ status: retried.status, error: retried.body.error }).toEqual({ status: 200, error: undefined });
+      expect(retried.body).toMatchObject({ status: 'APPROVED', orderStatus: 7, amounts: { captured: 2500 } });
+      expect(retried.headers.get('idempotent-replayed')).toBeNull(); // the first answer was never stored
+
+      const other = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
+      expect([other.status, other.body.error]).toEqual([
+        409,
+        expect.objectContaining({ id: '409004', orderStatus: 7, orderStatusName: 'Completed' }),
+      ]);
+
+      expect((await listOrderEvents(stack.db, orderId)).map((e) => e.name)).toEqual([
+        'order.capturerequired',
+        'order.completed',
+      ]);
+      const captures = await stack.db('order_transitions').where({ order_id: orderId, to_status: 'Completed' });
+      expect(captures).toHaveLength(1);
+    } finally {
+      second.kill('SIGTERM');
+      await new Promise((r) => second.once('exit', r));
     }
   });
 });

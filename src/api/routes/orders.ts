@@ -83,7 +83,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
           message: `currency: must be the order's currency (${order.currency})`,
         });
       }
-      return captureOrder(deps, order, body.amount ?? null);
+      return captureOrder(deps, order, body.amount ?? null, body.idempotencyKey);
     });
   });
 

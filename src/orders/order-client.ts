@@ -10,6 +10,7 @@ import {
 import { ApplicationFailure, type UpdateDefinition, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ApiError } from '../domain/errors';
 import type {
+  CallerDeadline,
   EvaluateInput,
   EvaluateResult,
   OrderResume,
@@ -30,6 +31,11 @@ const temporarilyUnavailable = () => new ApiError('order_temporarily_unavailable
 export interface OrderClientOptions {
   /** How long a call waits for the workflow (including busy retries) before answering. */
   deadlineMs?: number;
+  /**
+   * Whether Updates carry their caller's deadline (CallerDeadline; default true). Off only against
+   * a time-skipping test server, whose workflow clock runs ahead of this process's.
+   */
+  callerDeadline?: boolean;
 }
 
 /** gRPC status codes (google.rpc.Code) the client tells apart. */
@@ -45,6 +51,13 @@ export const DEFAULT_DEADLINE_MS = 20_000;
 const BUSY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
 
 /**
+ * How long before its deadline a call's Updates stop being taken up (CallerDeadline): enough for
+ * an Update taken up just before it to be answered in time, with room for clocks a little apart
+ * (the API's sets answerBy, the Temporal server's stamps the workflow task that checks it).
+ */
+const TAKE_UP_MARGIN_MS = 2_000;
+
+/**
  * How the API reaches the order and refund workflows (and nothing else does): Update-With-Start
  * for evaluate, Updates for the commands, one refund workflow per refund. The API never decides
  * an outcome; it relays the workflow's. An order admits one command at a time: a busy order is
@@ -54,6 +67,7 @@ const BUSY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
  */
 export class OrderClient {
   private readonly deadlineMs: number;
+  private readonly callerDeadline: boolean;
 
   constructor(
     private readonly client: Client,
@@ -61,6 +75,7 @@ export class OrderClient {
     options: OrderClientOptions = {},
   ) {
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.callerDeadline = options.callerDeadline ?? true;
   }
 
   /**
@@ -83,7 +98,7 @@ export class OrderClient {
       isTestMode: owner.isTestMode,
       ...(newAttemptOf ? { resume: newAttemptOf.resume } : {}),
     };
-    return this.withBusyRetries(() => {
+    return this.withBusyRetries((answerBy) => {
       const start = new WithStartWorkflowOperation(orderWorkflow, {
         workflowId,
         taskQueue: this.taskQueue,
@@ -97,7 +112,7 @@ export class OrderClient {
         staticSummary: `${input.flow} order ${externalOrderId}: ${input.amount} ${input.currency} (minor units)`,
       });
       return this.client.workflow.executeUpdateWithStart(evaluateUpdate, {
-        args: [input],
+        args: [{ ...input, answerBy }],
         startWorkflowOperation: start,
       });
     });
@@ -109,7 +124,7 @@ export class OrderClient {
    * waiting or already done (its answer lost with a broken connection or a 503) attaches to that
    * Update and gets its result, even after the workflow closed, instead of running a second one.
    */
-  async command<Ret, Arg>(
+  async command<Ret, Arg extends CallerDeadline>(
     workflowId: string,
     update: UpdateDefinition<Ret, [Arg], string>,
     arg: Arg,
@@ -117,7 +132,9 @@ export class OrderClient {
   ): Promise<Ret | typeof CLOSED> {
     const handle = this.client.workflow.getHandle(workflowId);
     const updateId = idempotencyKey ? `${update.name}:${idempotencyKey}` : undefined;
-    return this.withBusyRetries(() => handle.executeUpdate(update, { args: [arg], ...(updateId ? { updateId } : {}) }));
+    return this.withBusyRetries((answerBy) =>
+      handle.executeUpdate(update, { args: [{ ...arg, answerBy }], ...(updateId ? { updateId } : {}) }),
+    );
   }
 
   /** Runs one refund to its end (or attaches to the same refund already running). */
@@ -149,11 +166,19 @@ export class OrderClient {
     }
   }
 
-  private async withBusyRetries<T>(call: () => Promise<T>): Promise<T | typeof CLOSED> {
+  /**
+   * Runs `call` (given the answerBy its Updates carry) until answered, retrying while the order is
+   * busy or turned away an earlier Update of the same id that outlived its caller, until the
+   * deadline.
+   */
+  private async withBusyRetries<T>(call: (answerBy: string | undefined) => Promise<T>): Promise<T | typeof CLOSED> {
     const deadline = Date.now() + this.deadlineMs;
+    const answerBy = this.callerDeadline
+      ? new Date(deadline - Math.min(TAKE_UP_MARGIN_MS, this.deadlineMs / 4)).toISOString()
+      : undefined;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.client.connection.withDeadline(deadline, call);
+        return await this.client.connection.withDeadline(deadline, () => call(answerBy));
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError || isClosed(err)) return CLOSED;
         if (isDeadlineExceeded(err)) throw temporarilyUnavailable();
@@ -161,10 +186,13 @@ export class OrderClient {
         if (type === FAILURE.temporarilyUnavailable || type === FAILURE.storeUnavailable)
           throw temporarilyUnavailable();
         if (type === FAILURE.orderNotEvaluated) throw new ApiError('order_not_found');
-        if (type !== FAILURE.orderBusy) throw err;
+        // callerGone: this call attached (same Update id) to an earlier one that outlived its
+        // caller and was turned away; sent again, ours is taken up. (Ours, if clocks disagree,
+        // is turned away until the deadline: 503, nothing run.)
+        if (type !== FAILURE.orderBusy && type !== FAILURE.callerGone) throw err;
         const pause =
           (BUSY_BACKOFF_MS[Math.min(attempt, BUSY_BACKOFF_MS.length - 1)] as number) * (0.5 + Math.random());
-        if (Date.now() + pause >= deadline) throw busy();
+        if (Date.now() + pause >= deadline) throw type === FAILURE.orderBusy ? busy() : temporarilyUnavailable();
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listOrderEvents } from '../../src/db/repositories/events';
+import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { orderRow } from '../helpers/order-row';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { killWorker, startWorkerProcess } from '../helpers/worker-process';
@@ -15,11 +17,11 @@ import { killWorker, startWorkerProcess } from '../helpers/worker-process';
  * short here), release its idempotency claim, and the same request (same key) must succeed once a
  * worker is back, as one order.
  *
- * And a capture answered 503 that way, retried with the same key: the Temporal server keeps the
- * capture it was sent, and when a worker returns that capture runs and the order's workflow closes
- * Completed. The retry must answer what the first capture did (200, captured once), not 409004
- * (the order found already captured, by itself), nor capture twice. Found by the cluster test
- * (kill-under-load), where a killed worker makes the same race.
+ * And a capture answered 503 that way: the Temporal server keeps the Update it was sent, and a
+ * worker takes it up when it returns, after the caller stopped waiting. The workflow turns it away
+ * unrun (CallerDeadline), so "nothing was decided" stays true; the same request retried with its
+ * key then captures, once. Found by the cluster test (kill-under-load): before, the kept capture
+ * ran by itself and the merchant's retry was refused 409004.
  */
 const DEADLINE_MS = 3_000;
 /** Margin over the deadline for the token check, the claim and its release on a busy shared machine. */
@@ -70,8 +72,21 @@ describe('calls that find no worker', () => {
     // Nothing was decided: no order in the read model.
     expect(await stack.db('orders').where({ merchant_id: merchant.mid })).toEqual([]);
 
+    // But the server kept the evaluate (Update-With-Start): a workflow task waits for a worker.
+    const handle = stack.client.workflow.getHandle(orderWorkflowId(merchant.mid, request.externalOrderId));
+    expect((await handle.describe()).raw.pendingWorkflowTask).toBeTruthy();
+
     const worker = await startWorkerProcess(stack, output);
     try {
+      // The new worker takes it up after its caller was told 503, and turns it away unrun (no
+      // charge, no order) rather than deciding behind the merchant's back.
+      await eventually(
+        () => handle.describe(),
+        (d) => !d.raw.pendingWorkflowTask,
+        { describe: 'the kept evaluate to be taken up by the new worker', intervalMs: 100 },
+      );
+      expect(await stack.db('orders').where({ merchant_id: merchant.mid })).toEqual([]);
+
       const answered = await evaluate();
       expect(answered.status).toBe(200);
       expect(answered.body).toMatchObject({ status: 'APPROVED', orderStatusName: 'Completed' });
@@ -101,7 +116,7 @@ describe('calls that find no worker', () => {
     }
   });
 
-  it('answers a capture retried with its key after the capture it timed out on ran: 200, once (another key 409004)', async () => {
+  it('does not run a capture taken up after its 503; the same request retried captures once (another key 409004)', async () => {
     const merchant = await seedMerchant(stack.db);
     const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
     const api = (method: string, url: string, body?: unknown) => callApi(stack.baseUrl, token, method, url, body);
@@ -124,20 +139,28 @@ describe('calls that find no worker', () => {
     const capture = { idempotencyKey: randomUUID(), orderId };
     const unanswered = await api('POST', '/v1/capture', capture);
     expect([unanswered.status, unanswered.body.error?.id]).toEqual([503, '503010']);
+    // The server kept it: a workflow task waits for a worker to take it up.
+    const { workflow_id: workflowId } = await orderRow(stack.db, orderId);
+    const handle = stack.client.workflow.getHandle(workflowId);
+    expect((await handle.describe()).raw.pendingWorkflowTask).toBeTruthy();
 
     const second = await startWorkerProcess(stack, output);
     try {
-      // The capture the server kept runs on the new worker, and the order's workflow closes.
+      // The new worker takes it up (the task is no longer pending) and turns the capture away:
+      // the order is as it was, the capture not in its history.
       await eventually(
-        async () => (await stack.db('orders').where({ id: orderId }).first())?.status_name,
-        (status) => status === 'Completed',
-        { describe: `order ${orderId} to be captured by the capture the server kept`, intervalMs: 100 },
+        () => handle.describe(),
+        (d) => !d.raw.pendingWorkflowTask,
+        { describe: `the kept capture of ${workflowId} to be taken up by the new worker`, intervalMs: 100 },
       );
+      expect((await orderRow(stack.db, orderId)).status_name).toBe('Capturerequired');
+      const history = (await handle.fetchHistory()).events ?? [];
+      expect(history.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(1); // evaluate
 
       const retried = await api('POST', '/v1/capture', capture);
       expect({ status: retried.status, error: retried.body.error }).toEqual({ status: 200, error: undefined });
       expect(retried.body).toMatchObject({ status: 'APPROVED', orderStatus: 7, amounts: { captured: 2500 } });
-      expect(retried.headers.get('idempotent-replayed')).toBeNull(); // the first answer was never stored
+      expect(retried.headers.get('idempotent-replayed')).toBeNull(); // the 503 freed the key
 
       const other = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
       expect([other.status, other.body.error]).toEqual([

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { listOrderEvents } from '../../src/db/repositories/events';
+import { CLOSED, OrderClient } from '../../src/orders/order-client';
+import { captureUpdate } from '../../src/workflows';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { orderRow } from '../helpers/order-row';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 const nextYear = new Date().getUTCFullYear() + 1;
@@ -258,6 +261,20 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       } finally {
         await api('PUT', `/v1/merchants/${mid}/settings`, { authorizeCapability: true });
       }
+    });
+
+    it('answers a capture sent again under its key with the first result, even after the workflow closed', async () => {
+      // What a same-key retry meets when the first answer was lost (the API process died after the
+      // capture ran): the Update named by the key is done, so it answers as it did, once.
+      const { orderId } = await authorize();
+      const { workflow_id: workflowId } = await orderRow(stack.db, orderId);
+      const orders = new OrderClient(stack.client, stack.taskQueue);
+      const key = randomUUID();
+      const first = await orders.command(workflowId, captureUpdate, { amount: null }, key);
+      expect(first).toMatchObject({ kind: 'captured', status: 'Completed', capturedAmount: 2500 });
+      expect(await orders.command(workflowId, captureUpdate, { amount: null }, key)).toEqual(first);
+      expect(await orders.command(workflowId, captureUpdate, { amount: null }, randomUUID())).toBe(CLOSED);
+      expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
     });
 
     it('captures once when four captures under different keys race: one 200, the others 409004 Completed', async () => {

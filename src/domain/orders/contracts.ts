@@ -34,8 +34,17 @@ export interface OrderResume {
   createdAtUtc: string;
 }
 
+/**
+ * Carried by every Update the API sends an order: when its caller stops waiting (ISO 8601, a little
+ * before the API's deadline). An Update the workflow takes up later is turned away unrun, so the
+ * 503 the caller got ("nothing was decided") stays true. Absent in older histories: no limit.
+ */
+export interface CallerDeadline {
+  answerBy?: string;
+}
+
 /** The first evaluate (and any further one) as the API hands it to the workflow. */
-export interface EvaluateInput {
+export interface EvaluateInput extends CallerDeadline {
   /** API time of receipt; the workflow uses its own clock for windows. */
   receivedAtUtc: string;
   /**
@@ -86,12 +95,19 @@ export type CommandRefusal = {
 
 export type CaptureResult = { kind: 'captured'; status: OrderStatusName; capturedAmount: number } | CommandRefusal;
 
-export interface CancelInput {
+export interface CaptureInput extends CallerDeadline {
+  amount: number | null;
+}
+
+export interface CancelInput extends CallerDeadline {
   via: 'cancel' | 'external-cancel';
 }
 export type CancelResult = { kind: 'cancelled'; status: 'Cancelled' } | CommandRefusal;
 
 export type ChallengeReport = 'attempted' | 'passed' | 'failed';
+export interface ChallengeInput extends CallerDeadline {
+  result: ChallengeReport;
+}
 export type ChallengeResult = { kind: 'recorded'; status: OrderStatusName; outcome: Outcome | null } | CommandRefusal;
 
 /**

@@ -11,6 +11,8 @@ export const FAILURE = {
   orderBusy: 'OrderBusy',
   /** A command for an order whose first evaluate has not been decided yet. */
   orderNotEvaluated: 'OrderNotEvaluated',
+  /** An Update the workflow took up after its caller stopped waiting (CallerDeadline): not run. */
+  callerGone: 'CallerGone',
   /** A step a caller was waiting on could not finish in time; nothing was decided: try again. */
   temporarilyUnavailable: 'TemporarilyUnavailable',
 } as const;

@@ -2,8 +2,9 @@ import * as wf from '@temporalio/workflow';
 import type {
   CancelInput,
   CancelResult,
+  CaptureInput,
   CaptureResult,
-  ChallengeReport,
+  ChallengeInput,
   ChallengeResult,
   EvaluateInput,
   EvaluateResult,
@@ -15,9 +16,9 @@ import type {
  * not the implementation). Refunds are not among them: they run in the refund workflow.
  */
 export const evaluateUpdate = wf.defineUpdate<EvaluateResult, [EvaluateInput]>('evaluate');
-export const captureUpdate = wf.defineUpdate<CaptureResult, [{ amount: number | null }]>('capture');
+export const captureUpdate = wf.defineUpdate<CaptureResult, [CaptureInput]>('capture');
 export const cancelUpdate = wf.defineUpdate<CancelResult, [CancelInput]>('cancel');
-export const challengeUpdate = wf.defineUpdate<ChallengeResult, [{ result: ChallengeReport }]>('challenge');
+export const challengeUpdate = wf.defineUpdate<ChallengeResult, [ChallengeInput]>('challenge');
 export const orderStateQuery = wf.defineQuery<OrderState | null>('state');
 
 export type OrderCommand = typeof captureUpdate | typeof cancelUpdate | typeof challengeUpdate;

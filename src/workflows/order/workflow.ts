@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import type { OrderWorkflowInput } from '../../domain/orders/contracts';
+import type { CallerDeadline, OrderWorkflowInput } from '../../domain/orders/contracts';
 import { FAILURE } from '../../domain/orders/failures';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { cancel, capture, challenge } from './commands';
@@ -30,8 +30,15 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
   const order = new Order(start);
 
   // Validators turn a command away before it enters the history when the order cannot take it
-  // now; the API retries a busy order briefly, then answers 409.
-  const admit = (needsEvaluated: boolean): void => {
+  // now; the API retries a busy order briefly, then answers 409. One taken up after its caller
+  // stopped waiting (no worker meanwhile) is not run: the caller was told nothing was decided.
+  // Validators do not run on replay, so reading the clock here is safe.
+  const admit = (needsEvaluated: boolean, { answerBy }: CallerDeadline): void => {
+    if (answerBy && Date.now() > Date.parse(answerBy))
+      throw wf.ApplicationFailure.create({
+        type: FAILURE.callerGone,
+        message: `taken up after its caller stopped waiting (${answerBy}); not run`,
+      });
     if (order.busy)
       throw wf.ApplicationFailure.create({
         type: FAILURE.orderBusy,
@@ -54,16 +61,16 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
         if (first && input.idempotencyKey === first && order.firstAnswer) return order.firstAnswer;
         return furtherEvaluate(order);
       }),
-    { validator: (_input) => admit(false) },
+    { validator: (input) => admit(false, input) },
   );
   wf.setHandler(captureUpdate, ({ amount }) => order.exclusive(() => capture(order, amount)), {
-    validator: (_input) => admit(true),
+    validator: (input) => admit(true, input),
   });
   wf.setHandler(cancelUpdate, (input) => order.exclusive(() => cancel(order, input)), {
-    validator: (_input) => admit(true),
+    validator: (input) => admit(true, input),
   });
   wf.setHandler(challengeUpdate, ({ result }) => order.exclusive(() => challenge(order, result)), {
-    validator: (_input) => admit(true),
+    validator: (input) => admit(true, input),
   });
   wf.setHandler(orderStateQuery, () => order.snapshot());
 

@@ -137,33 +137,43 @@ export class OrderClient {
     );
   }
 
-  /** Runs one refund to its end (or attaches to the same refund already running). */
-  async refund(request: RefundRequest): Promise<RefundResult> {
+  /**
+   * Runs one refund to its end (or attaches to the same refund already running). A run started for
+   * an earlier caller who stopped waiting ends unrun (caller_gone): this caller then starts its own.
+   */
+  async refund(request: RefundRequest): Promise<Exclude<RefundResult, { kind: 'caller_gone' }>> {
     const workflowId = refundWorkflowId(
       request.orderId,
       request.kind === 'full' ? { kind: 'full' } : { kind: 'partial', idempotencyKey: request.idempotencyKey ?? '' },
     );
-    return this.withDeadline(async () => {
-      const handle = await this.client.workflow.start(refundWorkflow, {
-        workflowId,
-        taskQueue: this.taskQueue,
-        args: [request],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        staticSummary: `${request.kind} refund of order ${request.orderId}`,
-      });
-      return handle.result();
-    });
-  }
-
-  private async withDeadline<T>(call: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.deadlineMs;
+    const answerBy = this.answerBy(deadline);
     try {
-      return await this.client.connection.withDeadline(deadline, call);
+      return await this.client.connection.withDeadline(deadline, async () => {
+        for (;;) {
+          const handle = await this.client.workflow.start(refundWorkflow, {
+            workflowId,
+            taskQueue: this.taskQueue,
+            args: [{ ...request, answerBy }],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+            staticSummary: `${request.kind} refund of order ${request.orderId}`,
+          });
+          const result = await handle.result();
+          if (result.kind !== 'caller_gone') return result;
+          if (result.answerBy === answerBy) throw temporarilyUnavailable(); // ours (clocks apart)
+        }
+      });
     } catch (err) {
       if (isDeadlineExceeded(err)) throw temporarilyUnavailable();
       throw err;
     }
+  }
+
+  /** When a call's Updates and workflows stop being taken up (CallerDeadline). */
+  private answerBy(deadline: number): string | undefined {
+    if (!this.callerDeadline) return undefined;
+    return new Date(deadline - Math.min(TAKE_UP_MARGIN_MS, this.deadlineMs / 4)).toISOString();
   }
 
   /**
@@ -173,9 +183,7 @@ export class OrderClient {
    */
   private async withBusyRetries<T>(call: (answerBy: string | undefined) => Promise<T>): Promise<T | typeof CLOSED> {
     const deadline = Date.now() + this.deadlineMs;
-    const answerBy = this.callerDeadline
-      ? new Date(deadline - Math.min(TAKE_UP_MARGIN_MS, this.deadlineMs / 4)).toISOString()
-      : undefined;
+    const answerBy = this.answerBy(deadline);
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.client.connection.withDeadline(deadline, () => call(answerBy));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listOrderEvents } from '../../src/db/repositories/events';
-import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
+import { orderWorkflowId, refundWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
@@ -116,22 +116,29 @@ describe('calls that find no worker', () => {
     }
   });
 
-  it('does not run a capture taken up after its 503; the same request retried captures once (another key 409004)', async () => {
+  /** A new merchant (able to authorize) and its API calls. */
+  const merchantApi = async () => {
     const merchant = await seedMerchant(stack.db);
     const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
     const api = (method: string, url: string, body?: unknown) => callApi(stack.baseUrl, token, method, url, body);
     expect((await api('PUT', `/v1/merchants/${merchant.mid}/settings`, { authorizeCapability: true })).status).toBe(
       200,
     );
+    return api;
+  };
+  const cardPayment = (overrides: Record<string, unknown> = {}) => ({
+    idempotencyKey: randomUUID(),
+    externalOrderId: `lost-answer-${randomUUID()}`,
+    transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+    paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 },
+    ...overrides,
+  });
+
+  it('does not run a capture taken up after its 503; the same request retried captures once (another key 409004)', async () => {
+    const api = await merchantApi();
 
     const first = await startWorkerProcess(stack, output);
-    const authorized = await api('POST', '/v1/evaluate', {
-      idempotencyKey: randomUUID(),
-      externalOrderId: `lost-answer-${randomUUID()}`,
-      transactionType: 'AUTHORIZATION',
-      transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
-      paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 },
-    });
+    const authorized = await api('POST', '/v1/evaluate', cardPayment({ transactionType: 'AUTHORIZATION' }));
     expect(authorized.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', orderStatus: 5 });
     const orderId = String(authorized.body.orderId);
     await killWorker(first);
@@ -174,6 +181,42 @@ describe('calls that find no worker', () => {
       ]);
       const captures = await stack.db('order_transitions').where({ order_id: orderId, to_status: 'Completed' });
       expect(captures).toHaveLength(1);
+    } finally {
+      second.kill('SIGTERM');
+      await new Promise((r) => second.once('exit', r));
+    }
+  });
+
+  it('does not run a refund taken up after its 503; the same request retried refunds once', async () => {
+    const api = await merchantApi();
+    const first = await startWorkerProcess(stack, output);
+    const approved = await api('POST', '/v1/evaluate', cardPayment());
+    expect(approved.body).toMatchObject({ outcome: 'APPROVED', orderStatus: 7 });
+    const orderId = String(approved.body.orderId);
+    await killWorker(first);
+
+    const refund = { idempotencyKey: randomUUID() };
+    const unanswered = await api('POST', `/v1/orders/${orderId}/refund`, refund);
+    expect([unanswered.status, unanswered.body.error?.id]).toEqual([503, '503010']);
+    // The refund's workflow was started: it waits for a worker to take up its first task.
+    const handle = stack.client.workflow.getHandle(refundWorkflowId(orderId, { kind: 'full' }));
+    expect((await handle.describe()).raw.pendingWorkflowTask).toBeTruthy();
+
+    const second = await startWorkerProcess(stack, output);
+    try {
+      // The new worker takes it up after its caller was told 503: it ends without refunding.
+      expect(await handle.result()).toMatchObject({ kind: 'caller_gone' });
+      expect(await stack.db('refunds').where({ order_id: orderId })).toEqual([]);
+      expect((await orderRow(stack.db, orderId)).refunded_amount).toBe(0);
+
+      const retried = await api('POST', `/v1/orders/${orderId}/refund`, refund);
+      expect({ status: retried.status, error: retried.body.error }).toEqual({ status: 200, error: undefined });
+      expect(retried.body).toMatchObject({ orderStatus: 6, amount: 2500, refundedAmount: 2500 });
+      expect(await stack.db('refunds').where({ order_id: orderId })).toHaveLength(1);
+      expect((await listOrderEvents(stack.db, orderId)).map((e) => e.name)).toEqual([
+        'order.completed',
+        'order.refunded',
+      ]);
     } finally {
       second.kill('SIGTERM');
       await new Promise((r) => second.once('exit', r));

@@ -115,7 +115,7 @@ export type ChallengeResult = { kind: 'recorded'; status: OrderStatusName; outco
  * the refund itself (order + idempotencyKey, or order + "full"), so the same refund asked twice is
  * one ledger row, one processor call (its idempotency key) and one order.refunded.
  */
-export interface RefundRequest {
+export interface RefundRequest extends CallerDeadline {
   refundId: string;
   orderId: string;
   merchantId: string;
@@ -133,4 +133,6 @@ export type RefundResult =
       status: OrderStatusName;
       replayed: boolean;
     }
+  /** Taken up after its caller stopped waiting (CallerDeadline): nothing was done. */
+  | { kind: 'caller_gone'; answerBy: string }
   | CommandRefusal;

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type Config, ConfigError, loadConfig } from '../src/config';
+import { type Config, loadConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 import { createDb } from '../src/db/knex';
 import { migrateToLatest } from '../src/db/migrate';
@@ -8,6 +8,7 @@ import { ensureSandboxCredentials } from '../src/db/sandbox-seed';
 import { createLogger } from '../src/logger';
 import { connectTemporalClient } from '../src/temporal/connect';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
+import { runUntilSignalled } from './run-until-signalled';
 import { startServiceProcesses } from './service-processes';
 import { ensureTemporalCli } from './tools/temporal-cli';
 import { startTemporalDevServer } from './tools/temporal-dev-server';
@@ -133,16 +134,4 @@ async function stopAll(code: number): Promise<never> {
   process.exit(code);
 }
 
-// embedded-postgres installs an exit hook that stops Postgres and exits at once on a signal,
-// racing the orderly shutdown above (worker drain, API close). This script owns the signals and
-// stops Postgres itself, last.
-process.removeAllListeners('SIGINT');
-process.removeAllListeners('SIGTERM');
-process.once('SIGINT', () => void stopAll(0));
-process.once('SIGTERM', () => void stopAll(0));
-
-main().catch(async (err: unknown) => {
-  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`[start] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  await stopAll(1);
-});
+runUntilSignalled('start', main, stopAll);

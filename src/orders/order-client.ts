@@ -63,7 +63,8 @@ const TAKE_UP_MARGIN_MS = 2_000;
  * an outcome; it relays the workflow's. An order admits one command at a time: a busy order is
  * retried with backoff until the deadline, then answered 409 order_busy. A call the workflow
  * cannot answer in time (no worker, a dependency down) is 503 order_temporarily_unavailable,
- * never a hang: the idempotency claim is then released, so the same request may be retried.
+ * never a hang: the idempotency claim is then released, so the same request may be retried, and
+ * the call itself carries its deadline, so a worker taking it up later does not run it.
  */
 export class OrderClient {
   private readonly deadlineMs: number;

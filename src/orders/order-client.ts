@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Client,
-  isGrpcServiceError,
-  WithStartWorkflowOperation,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  WorkflowUpdateRPCTimeoutOrCancelledError,
-} from '@temporalio/client';
-import { ApplicationFailure, type UpdateDefinition, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
+import { type UpdateDefinition, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ApiError } from '../domain/errors';
 import type {
   CallerDeadline,
@@ -21,6 +14,7 @@ import type {
 import { FAILURE } from '../domain/orders/failures';
 import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids';
 import { evaluateUpdate, orderStartSearchAttributes, orderWorkflow, refundWorkflow } from '../workflows';
+import { failureType, isClosed, isDeadlineExceeded } from './workflow-call-errors';
 
 /** The order's workflow has closed (or never existed): the caller answers from the read model. */
 export const CLOSED = Symbol('closed');
@@ -37,9 +31,6 @@ export interface OrderClientOptions {
    */
   callerDeadline?: boolean;
 }
-
-/** gRPC status codes (google.rpc.Code) the client tells apart. */
-const GrpcStatus = { DEADLINE_EXCEEDED: 4, NOT_FOUND: 5 } as const;
 
 /**
  * How long the API waits on a workflow before answering 503 (retry with the same key): long enough
@@ -206,27 +197,4 @@ export class OrderClient {
       }
     }
   }
-}
-
-/** The ApplicationFailure type an update failed with (validator or handler), if any. */
-function failureType(err: unknown): string | undefined {
-  if (!(err instanceof WorkflowUpdateFailedError)) return undefined;
-  return err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
-}
-
-function isDeadlineExceeded(err: unknown): boolean {
-  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if (isGrpcServiceError(e) && e.code === GrpcStatus.DEADLINE_EXCEEDED) return true;
-  }
-  return false;
-}
-
-/** The workflow is closed or was never started: by gRPC status, not by message text. */
-function isClosed(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof WorkflowNotFoundError) return true;
-    if (isGrpcServiceError(e) && e.code === GrpcStatus.NOT_FOUND) return true;
-  }
-  return false;
 }

@@ -113,7 +113,7 @@ async function main(): Promise<void> {
 
   // Open the orders, CONCURRENCY callers at a time; every answer must be SUBMITTED.
   let opened = 0;
-  let retried503 = 0;
+  let retriedAfter5xx = 0;
   let attemptsAtSubmit: number | undefined; // the order's service attempts when answered (a retry adds one)
   let next = 0;
   const pending = [...CHECKPOINTS];
@@ -122,9 +122,10 @@ async function main(): Promise<void> {
       next += 1;
       const request = body();
       let res = await send(request);
-      // 503 means "nothing was decided, retry with the same key" (a loaded machine): as a merchant would.
-      for (let retry = 1; res.status === 503 && retry <= 5; retry++) {
-        retried503 += 1;
+      // 503 503010 ("nothing was decided") and 500 500010 ("not decided yet") both mean retry with
+      // the same key (a loaded machine), as a merchant would.
+      for (let retry = 1; (res.status === 503 || res.status === 500) && retry <= 5; retry++) {
+        retriedAfter5xx += 1;
         await new Promise((r) => setTimeout(r, 1_000 * retry));
         res = await send(request);
       }
@@ -187,7 +188,7 @@ async function main(): Promise<void> {
         `| ${c.label} | ${c.orders} | ${c.seconds.toFixed(0)} | ${c.rssMiB.toFixed(0)} | ${c.heapMiB.toFixed(0)} | ${c.pgMiB.toFixed(0)} | ${c.running} | ${c.temporalRssMiB?.toFixed(0) ?? '?'} |`,
     ),
     '',
-    `opening: ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)}/s, ${CONCURRENCY} callers; ${retried503} retries after a 503, ${renewals} token renewals)`,
+    `opening: ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)}/s, ${CONCURRENCY} callers; ${retriedAfter5xx} retries after a 503 or 500, ${renewals} token renewals)`,
     `first retries: ${fired} of ${opened} fired; all by ${allFiredSeconds.toFixed(1)} s after the first order, ${(allFiredSeconds - openSeconds).toFixed(1)} s after the last was opened (due ${FIRST_RETRY_MS / 1000} s after each acceptance)`,
     `first retry lateness against schedule, s: p50 ${p50}, p99 ${p99}, max ${max}`,
     `largest tables: ${tables.map((t: { relname: string; size: string }) => `${t.relname} ${(Number(t.size) / 2 ** 20).toFixed(1)} MiB`).join(', ')}`,

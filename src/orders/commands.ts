@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex';
 import { findMerchantOrder, type OrderRow, orderView } from '../db/repositories/orders';
+import { refundReserved } from '../db/repositories/refunds';
 import { ApiError, ERROR_CATALOGUE } from '../domain/errors';
 import { derivedUuid } from '../domain/ids';
 import type { CommandRefusal } from '../domain/orders/contracts';
@@ -111,14 +112,23 @@ export async function refundOrder(
   order: OrderRow,
   refund: { amount: number | null; partial: boolean; idempotencyKey: string | null },
 ): Promise<Answer> {
-  const result = await deps.workflows.refund({
-    refundId: derivedUuid('refund', order.id, refund.partial ? `partial:${refund.idempotencyKey}` : 'full'),
-    orderId: order.id,
-    merchantId: order.merchant_id,
-    kind: refund.partial ? 'partial' : 'full',
-    amount: refund.amount,
-    idempotencyKey: refund.idempotencyKey,
-  });
+  const refundId = derivedUuid('refund', order.id, refund.partial ? `partial:${refund.idempotencyKey}` : 'full');
+  const result = await deps.workflows
+    .refund({
+      refundId,
+      orderId: order.id,
+      merchantId: order.merchant_id,
+      kind: refund.partial ? 'partial' : 'full',
+      amount: refund.amount,
+      idempotencyKey: refund.idempotencyKey,
+    })
+    .catch(async (err: unknown) => {
+      // Not answered in time: "nothing was decided" only if the ledger never reserved it.
+      if (err instanceof ApiError && err.errorName === 'order_temporarily_unavailable') {
+        if (await refundReserved(deps.db, order.id, refundId)) throw new ApiError('order_outcome_pending');
+      }
+      throw err;
+    });
   if (result.kind === 'refused') throw refusal(result.reason, result.status);
   return {
     status: 200,

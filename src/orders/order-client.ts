@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { type UpdateDefinition, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import { ApiError } from '../domain/errors';
 import type {
   CallerDeadline,
@@ -21,6 +22,7 @@ export const CLOSED = Symbol('closed');
 
 const busy = () => new ApiError('order_busy');
 const temporarilyUnavailable = () => new ApiError('order_temporarily_unavailable', { headers: { 'Retry-After': '1' } });
+const outcomePending = () => new ApiError('order_outcome_pending');
 
 export interface OrderClientOptions {
   /** How long a call waits for the workflow (including busy retries) before answering. */
@@ -48,14 +50,22 @@ const BUSY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
  */
 const TAKE_UP_MARGIN_MS = 2_000;
 
+/** How long, after a call's deadline, the API spends finding out whether its Update may still run. */
+const PROBE_MS = 1_500;
+
+const { UpdateWorkflowExecutionLifecycleStage: UpdateStage, PendingWorkflowTaskState } = temporal.api.enums.v1;
+
 /**
  * How the API reaches the order and refund workflows (and nothing else does): Update-With-Start
  * for evaluate, Updates for the commands, one refund workflow per refund. The API never decides
  * an outcome; it relays the workflow's. An order admits one command at a time: a busy order is
  * retried with backoff until the deadline, then answered 409 order_busy. A call the workflow
- * cannot answer in time (no worker, a dependency down) is 503 order_temporarily_unavailable,
- * never a hang: the idempotency claim is then released, so the same request may be retried, and
- * the call itself carries its deadline, so a worker taking it up later does not run it.
+ * cannot answer in time is never a hang. Either it was not taken up (no worker): 503
+ * order_temporarily_unavailable, and it never will be, since the call carries its deadline and
+ * a worker taking it up later turns it away. Or it was taken up and is still running (a slow
+ * processor, a worker lost mid-charge): 500 order_outcome_pending, the outcome unknown yet.
+ * Either way the idempotency claim is released, and the same request retried gets the first
+ * call's outcome or runs once.
  */
 export class OrderClient {
   private readonly deadlineMs: number;
@@ -90,7 +100,8 @@ export class OrderClient {
       isTestMode: owner.isTestMode,
       ...(newAttemptOf ? { resume: newAttemptOf.resume } : {}),
     };
-    return this.withBusyRetries((answerBy) => {
+    const updateId = `${evaluateUpdate.name}:${randomUUID()}`;
+    return this.withBusyRetries({ workflowId, updateId }, (answerBy) => {
       const start = new WithStartWorkflowOperation(orderWorkflow, {
         workflowId,
         taskQueue: this.taskQueue,
@@ -105,6 +116,7 @@ export class OrderClient {
       });
       return this.client.workflow.executeUpdateWithStart(evaluateUpdate, {
         args: [{ ...input, answerBy }],
+        updateId,
         startWorkflowOperation: start,
       });
     });
@@ -112,9 +124,12 @@ export class OrderClient {
 
   /**
    * Sends a command (capture, cancel, challenge) to an order's workflow. With the merchant's
-   * idempotencyKey, the key names the Update: a same-key retry whose first attempt is still
-   * waiting or already done (its answer lost with a broken connection or a 503) attaches to that
-   * Update and gets its result, even after the workflow closed, instead of running a second one.
+   * idempotencyKey, the key and the command's arguments name the Update: a same-key retry whose
+   * first attempt is still running or already done (its answer lost with a broken connection or
+   * a 500 order_outcome_pending) attaches to that Update and gets its result, even after the
+   * workflow closed, instead of running a second one. The same key with other arguments (its
+   * stored request released by that 500) is another Update, which the order then refuses or
+   * runs: it is never answered with the first one's result.
    */
   async command<Ret, Arg extends CallerDeadline>(
     workflowId: string,
@@ -123,9 +138,11 @@ export class OrderClient {
     idempotencyKey?: string,
   ): Promise<Ret | typeof CLOSED> {
     const handle = this.client.workflow.getHandle(workflowId);
-    const updateId = idempotencyKey ? `${update.name}:${idempotencyKey}` : undefined;
-    return this.withBusyRetries((answerBy) =>
-      handle.executeUpdate(update, { args: [{ ...arg, answerBy }], ...(updateId ? { updateId } : {}) }),
+    const updateId = idempotencyKey
+      ? `${update.name}:${idempotencyKey}:${createHash('sha256').update(JSON.stringify(arg)).digest('hex').slice(0, 16)}`
+      : `${update.name}:${randomUUID()}`;
+    return this.withBusyRetries({ workflowId, updateId }, (answerBy) =>
+      handle.executeUpdate(update, { args: [{ ...arg, answerBy }], updateId }),
     );
   }
 
@@ -169,11 +186,14 @@ export class OrderClient {
   }
 
   /**
-   * Runs `call` (given the answerBy its Updates carry) until answered, retrying while the order is
+   * Runs `call` (given the answerBy its Update carries) until answered, retrying while the order is
    * busy or turned away an earlier Update of the same id that outlived its caller, until the
-   * deadline.
+   * deadline; then tells apart an Update that may still run from one that never will.
    */
-  private async withBusyRetries<T>(call: (answerBy: string | undefined) => Promise<T>): Promise<T | typeof CLOSED> {
+  private async withBusyRetries<T>(
+    sent: { workflowId: string; updateId: string },
+    call: (answerBy: string | undefined) => Promise<T>,
+  ): Promise<T | typeof CLOSED> {
     const deadline = Date.now() + this.deadlineMs;
     const answerBy = this.answerBy(deadline);
     for (let attempt = 0; ; attempt++) {
@@ -181,7 +201,8 @@ export class OrderClient {
         return await this.client.connection.withDeadline(deadline, () => call(answerBy));
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError || isClosed(err)) return CLOSED;
-        if (isDeadlineExceeded(err)) throw temporarilyUnavailable();
+        if (isDeadlineExceeded(err))
+          throw (await this.mayStillRun(sent, answerBy)) ? outcomePending() : temporarilyUnavailable();
         const type = failureType(err);
         if (type === FAILURE.temporarilyUnavailable || type === FAILURE.storeUnavailable)
           throw temporarilyUnavailable();
@@ -195,6 +216,49 @@ export class OrderClient {
         if (Date.now() + pause >= deadline) throw type === FAILURE.orderBusy ? busy() : temporarilyUnavailable();
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
+    }
+  }
+  /**
+   * After a call's deadline: whether its Update may still run. It may when it was accepted (its
+   * handler runs to the end, the charge or capture included), or when a workflow task that began
+   * before answerBy is still under way (its validator may yet accept it). Otherwise every later
+   * task turns it away (CallerDeadline), and "nothing was decided" is true. The task is read
+   * before the Update, so an acceptance between the two reads is seen by the second. Whatever
+   * cannot be told (no answerBy, Temporal not answering) counts as may.
+   */
+  private async mayStillRun(sent: { workflowId: string; updateId: string }, answerBy?: string): Promise<boolean> {
+    if (!answerBy) return true;
+    const { namespace, identity } = this.client.options;
+    try {
+      return await this.client.connection.withDeadline(Date.now() + PROBE_MS, async () => {
+        const described = await this.client.workflowService.describeWorkflowExecution({
+          namespace,
+          execution: { workflowId: sent.workflowId },
+        });
+        const task = described.pendingWorkflowTask;
+        const taskStartedMs = Number(task?.startedTime?.seconds ?? 0) * 1_000;
+        if (
+          task?.state === PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED &&
+          taskStartedMs <= Date.parse(answerBy)
+        )
+          return true;
+        try {
+          const polled = await this.client.workflowService.pollWorkflowExecutionUpdate({
+            namespace,
+            identity,
+            updateRef: { workflowExecution: { workflowId: sent.workflowId }, updateId: sent.updateId },
+            // Answered at once unless still only admitted: then it waits for the probe's deadline.
+            waitPolicy: { lifecycleStage: UpdateStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED },
+          });
+          return polled.stage !== UpdateStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED || !!polled.outcome;
+        } catch (err) {
+          if (isClosed(err)) return false; // no such Update: turned away (or never admitted)
+          if (isDeadlineExceeded(err)) return false; // still only admitted, and no task can accept it
+          throw err;
+        }
+      });
+    } catch {
+      return true;
     }
   }
 }

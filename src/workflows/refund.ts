@@ -29,12 +29,11 @@ const processor = wf.proxyActivities<ProcessorActivities>({
  * refund asked again finds its ledger row and answers it (replayed) without acting again.
  */
 export async function refundWorkflow(request: RefundRequest): Promise<RefundResult> {
-  // Taken up after its caller was answered 503 (no worker meanwhile): not run, so that answer
-  // ("nothing was decided") stays true. Workflow time here is this first task's, fixed on replay.
-  const { answerBy } = request;
-  if (answerBy && Date.now() > Date.parse(answerBy)) return { kind: 'caller_gone', answerBy };
   const reservation = await ledger.reserveRefund(request);
   if (reservation.kind === 'refused') return { ...reservation, kind: 'refused' };
+  // Reached the ledger after its caller was answered 503 (no worker meanwhile): not run, so that
+  // answer ("nothing was decided") stays true. The ledger decides it, under the order's lock.
+  if (reservation.kind === 'caller_gone') return reservation;
   let { refund, order } = reservation;
   if (refund.state === 'pending') {
     const { processorReference } = await processor.processorRefund({

@@ -79,12 +79,17 @@ describe('calls that find no worker', () => {
     const worker = await startWorkerProcess(stack, output);
     try {
       // The new worker takes it up after its caller was told 503, and turns it away unrun (no
-      // charge, no order) rather than deciding behind the merchant's back.
+      // charge, no order) rather than deciding behind the merchant's back: the task completes
+      // with neither the Update accepted nor a charge scheduled in the history.
       await eventually(
         () => handle.describe(),
         (d) => !d.raw.pendingWorkflowTask,
         { describe: 'the kept evaluate to be taken up by the new worker', intervalMs: 100 },
       );
+      const history = (await handle.fetchHistory()).events ?? [];
+      expect(history.filter((e) => e.workflowTaskCompletedEventAttributes).length).toBeGreaterThan(0);
+      expect(history.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toEqual([]);
+      expect(history.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
       expect(await stack.db('orders').where({ merchant_id: merchant.mid })).toEqual([]);
 
       const answered = await evaluate();

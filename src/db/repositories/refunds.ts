@@ -30,6 +30,8 @@ export interface RefundedOrder {
 
 export type Reservation =
   | { kind: 'reserved' | 'existing'; refund: LedgerRefund; order: RefundedOrder }
+  /** New, and its caller had stopped waiting (RefundRequest.answerBy): nothing reserved. */
+  | { kind: 'caller_gone'; answerBy: string }
   | (Omit<CommandRefusal, 'kind'> & { kind: 'refused' });
 
 type RefundRow = RefundRecord;
@@ -77,6 +79,9 @@ export async function reserveRefund(db: Db, req: RefundRequest, now: Date): Prom
     if (!order) return { kind: 'refused', reason: 'not_refundable', status: 'Draft' };
     const existing = await trx('refunds').where({ id: req.refundId, order_id: req.orderId }).first();
     if (existing) return { kind: 'existing', refund: asRefund(existing), order: refundedOrder(order) };
+    // The clock is read under the order's lock, so this and refundReserved (the API's look after
+    // its deadline, under the same lock) agree on whether the refund was reserved in time.
+    if (req.answerBy && Date.now() > Date.parse(req.answerBy)) return { kind: 'caller_gone', answerBy: req.answerBy };
     const windowClosed = !order.completed_at || now.getTime() > order.completed_at.getTime() + REFUND_WINDOW_MS;
     if (!REFUNDABLE.includes(order.status_name) || windowClosed)
       return { kind: 'refused', reason: 'not_refundable', status: order.status_name };
@@ -105,6 +110,18 @@ export async function reserveRefund(db: Db, req: RefundRequest, now: Date): Prom
       refund: { id: req.refundId, amount, state: 'pending', processorReference: null },
       order: refundedOrder(updated),
     };
+  });
+}
+
+/**
+ * Whether the refund is in the ledger: read by the API when the refund's workflow did not answer
+ * by its deadline, to tell "may still complete" (reserved: the processor refund goes on) from
+ * "never will" (not reserved, and reserveRefund turns it away from now on).
+ */
+export async function refundReserved(db: Db, orderId: string, refundId: string): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    await trx('orders').where({ id: orderId }).forShare().first('id');
+    return !!(await trx('refunds').where({ id: refundId, order_id: orderId }).first('id'));
   });
 }
 

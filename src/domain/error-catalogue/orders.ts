@@ -70,6 +70,13 @@ export const ORDER_ERRORS = {
     message: 'Rescue is unavailable for this transaction. Fall back to the original decline; do not retry.',
     retry: 'no',
   },
+  order_outcome_pending: {
+    id: '500010',
+    status: 500,
+    message:
+      'The order was still being decided when the deadline came (the processor or a worker was slow); its outcome is not known yet. Retry with the same idempotencyKey to receive it.',
+    retry: 'backoff',
+  },
   order_temporarily_unavailable: {
     id: '503010',
     status: 503,

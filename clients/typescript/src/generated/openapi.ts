@@ -1565,6 +1565,7 @@ export interface Error {
       | 'order_not_in_challenge'
       | 'chargeback_not_reversible'
       | 'rescue_unavailable'
+      | 'order_outcome_pending'
       | 'order_temporarily_unavailable'
       | 'widget_origin_forbidden'
       | 'site_not_found'

@@ -36,6 +36,7 @@ export const orderOperations: Operation[] = [
       'order_busy',
       'rescue_unavailable',
       'order_temporarily_unavailable',
+      'order_outcome_pending',
     ],
   },
   {
@@ -53,6 +54,7 @@ export const orderOperations: Operation[] = [
       'order_not_capturable',
       'capture_exceeds_authorized',
       'order_busy',
+      'order_outcome_pending',
     ],
   },
   {
@@ -89,6 +91,7 @@ export const orderOperations: Operation[] = [
       'refund_exceeds_captured',
       'order_not_refundable',
       'order_busy',
+      'order_outcome_pending',
     ],
   },
   {

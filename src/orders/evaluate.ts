@@ -16,6 +16,7 @@ import { deviceSignals } from './device-signals';
 import { closedOrderEvaluate, refuseDifferentPayment } from './further-evaluate';
 import { newAttemptOn } from './new-attempt';
 import { CLOSED } from './order-client';
+import { evaluateAfterUnevaluatedRun } from './unevaluated-run';
 
 const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
 
@@ -145,7 +146,9 @@ export async function prepareEvaluate(
     let result = await deps.workflows.evaluate(owner, externalOrderId, input);
     if (result === CLOSED) {
       const attempt = await newAttemptOn(db, merchantId, externalOrderId, body.attemptCount);
-      if (attempt) result = await deps.workflows.evaluate(owner, externalOrderId, input, attempt);
+      result = attempt
+        ? await deps.workflows.evaluate(owner, externalOrderId, input, attempt)
+        : await evaluateAfterUnevaluatedRun(deps, owner, externalOrderId, input);
     }
     if (result === CLOSED) return closedOrderEvaluate(deps, merchantId, externalOrderId);
     if (result.kind === 'rescue_unavailable') throw new ApiError('rescue_unavailable');

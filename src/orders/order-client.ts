@@ -19,6 +19,8 @@ import { failureType, isClosed, isDeadlineExceeded } from './workflow-call-error
 
 /** The order's workflow has closed (or never existed): the caller answers from the read model. */
 export const CLOSED = Symbol('closed');
+/** Evaluate's restart after a run that closed with no order made (src/orders/unevaluated-run.ts). */
+export const AFTER_UNEVALUATED_RUN = Symbol('after unevaluated run');
 
 const busy = () => new ApiError('order_busy');
 const temporarilyUnavailable = () => new ApiError('order_temporarily_unavailable', { headers: { 'Retry-After': '1' } });
@@ -82,14 +84,17 @@ export class OrderClient {
 
   /**
    * Starts the order's workflow if it is not running and sends it the evaluate. A running one
-   * gets a further evaluate; a closed one is never restarted (one externalOrderId, one order).
+   * gets a further evaluate; a closed one is not restarted (one externalOrderId, one order)
+   * unless `restart` says why: a new attempt on a declined order continues that order in a new
+   * run, and a run that closed with no order made (AFTER_UNEVALUATED_RUN) leaves the id free.
    */
   async evaluate(
     owner: { merchantId: string; partnerId: string; isTestMode: boolean },
     externalOrderId: string,
     input: EvaluateInput,
-    newAttemptOf?: { orderId: string; orderSessionKey: string; resume: OrderResume },
+    restart?: { orderId: string; orderSessionKey: string; resume: OrderResume } | typeof AFTER_UNEVALUATED_RUN,
   ): Promise<EvaluateResult | typeof CLOSED> {
+    const newAttemptOf = restart === AFTER_UNEVALUATED_RUN ? undefined : restart;
     const workflowId = orderWorkflowId(owner.merchantId, externalOrderId);
     const startArgs: OrderWorkflowInput = {
       orderId: newAttemptOf?.orderId ?? randomUUID(),
@@ -107,9 +112,8 @@ export class OrderClient {
         taskQueue: this.taskQueue,
         args: [startArgs],
         workflowIdConflictPolicy: 'USE_EXISTING',
-        // One externalOrderId, one order: a closed order's workflow is never started again, except
-        // for a new attempt on a declined order, which continues that order in a new run.
-        workflowIdReusePolicy: newAttemptOf ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+        // One externalOrderId, one order: a closed order's workflow is started again only as `restart` says.
+        workflowIdReusePolicy: restart ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
         typedSearchAttributes: orderStartSearchAttributes({ ...startArgs, flow: input.flow }),
         // What an operator reads in the Temporal UI's list (no personal or card data).
         staticSummary: `${input.flow} order ${externalOrderId}: ${input.amount} ${input.currency} (minor units)`,

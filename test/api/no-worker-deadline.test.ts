@@ -121,6 +121,48 @@ describe('calls that find no worker', () => {
     }
   });
 
+  it('starts afresh an order whose run closed with no evaluate taken up; racing evaluates make one order', async () => {
+    const merchant = await seedMerchant(stack.db);
+    const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+    const api = (method: string, url: string, body?: unknown) => callApi(stack.baseUrl, token, method, url, body);
+    const externalOrderId = `unevaluated-run-${randomUUID()}`;
+    const payment = (idempotencyKey: string) => ({
+      idempotencyKey,
+      externalOrderId,
+      transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+      paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 },
+    });
+
+    const unanswered = await api('POST', '/v1/evaluate', payment(randomUUID()));
+    expect([unanswered.status, unanswered.body.error?.id]).toEqual([503, '503010']);
+    // Its run closes with no order made, as it does when nobody retries within the hour it waits.
+    const handle = stack.client.workflow.getHandle(orderWorkflowId(merchant.mid, externalOrderId));
+    await handle.terminate('closed unevaluated, as after the first-evaluate wait');
+
+    const worker = await startWorkerProcess(stack, output);
+    try {
+      // Two evaluates of the id under different keys, at once: one new run, one order, one charge.
+      const answers = await Promise.all([
+        api('POST', '/v1/evaluate', payment(randomUUID())),
+        api('POST', '/v1/evaluate', payment(randomUUID())),
+      ]);
+      for (const a of answers)
+        expect({ status: a.status, error: a.body.error }).toEqual({ status: 200, error: undefined });
+      expect(answers.map((a) => a.body.status)).toEqual(['APPROVED', 'APPROVED']);
+      expect(answers[1]?.body.orderId).toBe(answers[0]?.body.orderId);
+      const orders = await stack.db('orders').where({ merchant_id: merchant.mid });
+      expect(orders.map((o) => o.external_order_id)).toEqual([externalOrderId]);
+      expect((await listOrderEvents(stack.db, String(orders[0]?.id))).map((e) => e.name)).toEqual(['order.completed']);
+      const runs = [];
+      for await (const run of stack.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` }))
+        runs.push(run.status.name);
+      expect(runs.sort()).toEqual(['COMPLETED', 'TERMINATED']);
+    } finally {
+      worker.kill('SIGTERM');
+      await new Promise((r) => worker.once('exit', r));
+    }
+  });
+
   /** A new merchant (able to authorize) and its API calls. */
   const merchantApi = async () => {
     const merchant = await seedMerchant(stack.db);

@@ -98,8 +98,13 @@ describe('the fc widget collecting signals in Chromium', () => {
     const externalOrderId = `web-${randomUUID()}`;
     const senseKey = await fc<string>(page, `fc.setOrderId({ externalOrderId: '${externalOrderId}' })`);
 
+    // Interactions are sent in batches: wait for the one that counts the typing and the click
+    // (on a loaded machine a batch with the keys alone may be sent first).
     const typed = (s: Awaited<ReturnType<typeof storedSignals>>) =>
-      s.some((x) => x.kind === 'interactions' && (x.data.counts as { keys: number }).keys >= 40);
+      s.some((x) => {
+        const counts = x.data.counts as { keys: number; clicks: number } | undefined;
+        return x.kind === 'interactions' && !!counts && counts.keys >= 40 && counts.clicks >= 1;
+      });
     const signals = await eventually(
       () => storedSignals(stack.db, senseKey),
       (s) =>

@@ -124,7 +124,7 @@ async function main(): Promise<void> {
       let res = await send(request);
       // 503 503010 ("nothing was decided") and 500 500010 ("not decided yet") both mean retry with
       // the same key (a loaded machine), as a merchant would.
-      for (let retry = 1; (res.status === 503 || res.status === 500) && retry <= 5; retry++) {
+      for (let retry = 1; (res.status === 503 || res.status === 500) && retry <= 5 && !isInterrupted(); retry++) {
         retriedAfter5xx += 1;
         await new Promise((r) => setTimeout(r, 1_000 * retry));
         res = await send(request);

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { type UpdateDefinition, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
 import { ApiError } from '../domain/errors';
 import type {
   CallerDeadline,
@@ -15,6 +14,7 @@ import type {
 import { FAILURE } from '../domain/orders/failures';
 import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids';
 import { evaluateUpdate, orderStartSearchAttributes, orderWorkflow, refundWorkflow } from '../workflows';
+import { answerByFor, mayStillRun } from './caller-deadline';
 import { failureType, isClosed, isDeadlineExceeded } from './workflow-call-errors';
 
 /** The order's workflow has closed (or never existed): the caller answers from the read model. */
@@ -44,18 +44,6 @@ export interface OrderClientOptions {
 export const DEFAULT_DEADLINE_MS = 20_000;
 
 const BUSY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
-
-/**
- * How long before its deadline a call's Updates stop being taken up (CallerDeadline): enough for
- * an Update taken up just before it to be answered in time, with room for clocks a little apart
- * (the API's sets answerBy, the Temporal server's stamps the workflow task that checks it).
- */
-const TAKE_UP_MARGIN_MS = 2_000;
-
-/** How long, after a call's deadline, the API spends finding out whether its Update may still run. */
-const PROBE_MS = 1_500;
-
-const { UpdateWorkflowExecutionLifecycleStage: UpdateStage, PendingWorkflowTaskState } = temporal.api.enums.v1;
 
 /**
  * How the API reaches the order and refund workflows (and nothing else does): Update-With-Start
@@ -160,7 +148,7 @@ export class OrderClient {
       request.kind === 'full' ? { kind: 'full' } : { kind: 'partial', idempotencyKey: request.idempotencyKey ?? '' },
     );
     const deadline = Date.now() + this.deadlineMs;
-    const answerBy = this.answerBy(deadline);
+    const answerBy = this.callerDeadline ? answerByFor(deadline, this.deadlineMs) : undefined;
     try {
       return await this.client.connection.withDeadline(deadline, async () => {
         for (;;) {
@@ -183,10 +171,15 @@ export class OrderClient {
     }
   }
 
-  /** When a call's Updates and workflows stop being taken up (CallerDeadline). */
-  private answerBy(deadline: number): string | undefined {
-    if (!this.callerDeadline) return undefined;
-    return new Date(deadline - Math.min(TAKE_UP_MARGIN_MS, this.deadlineMs / 4)).toISOString();
+  /**
+   * Whether the order's latest run (closed) scheduled any activity. The charge is an ordinary
+   * activity, so a run that scheduled none cannot have charged under its orderId.
+   */
+  async latestRunScheduledActivity(workflowId: string): Promise<boolean> {
+    const history = await this.client.connection.withDeadline(Date.now() + this.deadlineMs, () =>
+      this.client.workflow.getHandle(workflowId).fetchHistory(),
+    );
+    return (history.events ?? []).some((e) => e.activityTaskScheduledEventAttributes);
   }
 
   /**
@@ -199,17 +192,18 @@ export class OrderClient {
     call: (answerBy: string | undefined) => Promise<T>,
   ): Promise<T | typeof CLOSED> {
     const deadline = Date.now() + this.deadlineMs;
-    const answerBy = this.answerBy(deadline);
+    const answerBy = this.callerDeadline ? answerByFor(deadline, this.deadlineMs) : undefined;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.client.connection.withDeadline(deadline, () => call(answerBy));
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError || isClosed(err)) return CLOSED;
         if (isDeadlineExceeded(err))
-          throw (await this.mayStillRun(sent, answerBy)) ? outcomePending() : temporarilyUnavailable();
+          throw (await mayStillRun(this.client, sent, answerBy)) ? outcomePending() : temporarilyUnavailable();
         const type = failureType(err);
         if (type === FAILURE.temporarilyUnavailable || type === FAILURE.storeUnavailable)
           throw temporarilyUnavailable();
+        if (type === FAILURE.chargeOutcomeUnknown) throw outcomePending();
         if (type === FAILURE.orderNotEvaluated) throw new ApiError('order_not_found');
         // callerGone: this call attached (same Update id) to an earlier one that outlived its
         // caller and was turned away; sent again, ours is taken up. (Ours, if clocks disagree,
@@ -220,49 +214,6 @@ export class OrderClient {
         if (Date.now() + pause >= deadline) throw type === FAILURE.orderBusy ? busy() : temporarilyUnavailable();
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
-    }
-  }
-  /**
-   * After a call's deadline: whether its Update may still run. It may when it was accepted (its
-   * handler runs to the end, the charge or capture included), or when a workflow task that began
-   * before answerBy is still under way (its validator may yet accept it). Otherwise every later
-   * task turns it away (CallerDeadline), and "nothing was decided" is true. The task is read
-   * before the Update, so an acceptance between the two reads is seen by the second. Whatever
-   * cannot be told (no answerBy, Temporal not answering) counts as may.
-   */
-  private async mayStillRun(sent: { workflowId: string; updateId: string }, answerBy?: string): Promise<boolean> {
-    if (!answerBy) return true;
-    const { namespace, identity } = this.client.options;
-    try {
-      return await this.client.connection.withDeadline(Date.now() + PROBE_MS, async () => {
-        const described = await this.client.workflowService.describeWorkflowExecution({
-          namespace,
-          execution: { workflowId: sent.workflowId },
-        });
-        const task = described.pendingWorkflowTask;
-        const taskStartedMs = Number(task?.startedTime?.seconds ?? 0) * 1_000;
-        if (
-          task?.state === PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED &&
-          taskStartedMs <= Date.parse(answerBy)
-        )
-          return true;
-        try {
-          const polled = await this.client.workflowService.pollWorkflowExecutionUpdate({
-            namespace,
-            identity,
-            updateRef: { workflowExecution: { workflowId: sent.workflowId }, updateId: sent.updateId },
-            // Answered at once unless still only admitted: then it waits for the probe's deadline.
-            waitPolicy: { lifecycleStage: UpdateStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED },
-          });
-          return polled.stage !== UpdateStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED || !!polled.outcome;
-        } catch (err) {
-          if (isClosed(err)) return false; // no such Update: turned away (or never admitted)
-          if (isDeadlineExceeded(err)) return false; // still only admitted, and no task can accept it
-          throw err;
-        }
-      });
-    } catch {
-      return true;
     }
   }
 }

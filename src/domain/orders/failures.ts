@@ -15,4 +15,10 @@ export const FAILURE = {
   callerGone: 'CallerGone',
   /** A step a caller was waiting on could not finish in time; nothing was decided: try again. */
   temporarilyUnavailable: 'TemporarilyUnavailable',
+  /**
+   * The processor did not answer a charge a caller was waiting on: it may have charged. The
+   * caller is told the outcome is not known yet; its retry charges again under the same
+   * processor key, which answers the first charge's outcome rather than charging twice.
+   */
+  chargeOutcomeUnknown: 'ChargeOutcomeUnknown',
 } as const;

@@ -35,8 +35,8 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
     throw wf.ApplicationFailure.create({
-      type: FAILURE.temporarilyUnavailable,
-      message: 'the charge could not be made in time; nothing was decided, try again',
+      type: FAILURE.chargeOutcomeUnknown,
+      message: 'the processor did not answer the charge in time; its outcome is not known, try again',
       nonRetryable: true,
     });
   }

@@ -1,0 +1,74 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { isClosed, isDeadlineExceeded } from './workflow-call-errors';
+
+/**
+ * The caller's deadline carried by every order Update and refund (CallerDeadline): when they stop
+ * being taken up, and, once it has passed, whether one sent may still run.
+ */
+
+/**
+ * How long before its deadline a call's Updates stop being taken up: enough for an Update taken
+ * up just before it to be answered in time, with room for clocks a little apart (the API's sets
+ * answerBy, the Temporal server's stamps the workflow task that checks it).
+ */
+const TAKE_UP_MARGIN_MS = 2_000;
+
+/** How long, after a call's deadline, the API spends finding out whether its Update may still run. */
+const PROBE_MS = 1_500;
+
+/** When a call with this deadline (of a client waiting deadlineMs) stops being taken up. */
+export function answerByFor(deadline: number, deadlineMs: number): string {
+  return new Date(deadline - Math.min(TAKE_UP_MARGIN_MS, deadlineMs / 4)).toISOString();
+}
+
+const { UpdateWorkflowExecutionLifecycleStage: UpdateStage, PendingWorkflowTaskState } = temporal.api.enums.v1;
+
+/**
+ * After a call's deadline: whether its Update may still run, which decides between 500 500010
+ * (may) and 503 503010 (never will; order-client.ts). It may when it was accepted (its handler
+ * runs to the end, the charge or capture included), or when a workflow task that began before
+ * answerBy is still under way (its validator may yet accept it: validators read the task's start
+ * time). Otherwise every later task turns it away (CallerDeadline). The task is read before the
+ * Update, so an acceptance between the two reads is seen by the second. Whatever cannot be told
+ * (no answerBy, Temporal slow or not answering) counts as may.
+ */
+export async function mayStillRun(
+  client: Client,
+  sent: { workflowId: string; updateId: string },
+  answerBy: string | undefined,
+): Promise<boolean> {
+  if (!answerBy) return true;
+  const { namespace, identity } = client.options;
+  try {
+    return await client.connection.withDeadline(Date.now() + PROBE_MS, async () => {
+      const { pendingWorkflowTask: task } = await client.workflowService.describeWorkflowExecution({
+        namespace,
+        execution: { workflowId: sent.workflowId },
+      });
+      const startedMs =
+        Number(task?.startedTime?.seconds ?? 0) * 1_000 + Math.floor((task?.startedTime?.nanos ?? 0) / 1e6);
+      if (
+        task?.state === PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED &&
+        startedMs <= Date.parse(answerBy)
+      )
+        return true;
+      try {
+        const polled = await client.workflowService.pollWorkflowExecutionUpdate({
+          namespace,
+          identity,
+          updateRef: { workflowExecution: { workflowId: sent.workflowId }, updateId: sent.updateId },
+          // The stage it has reached, answered at once.
+          waitPolicy: { lifecycleStage: UpdateStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED },
+        });
+        // Only admitted, and no task begun in time to accept it: turned away whenever taken up.
+        return polled.stage !== UpdateStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED || !!polled.outcome;
+      } catch (err) {
+        if (isClosed(err) && !isDeadlineExceeded(err)) return false; // no such Update: turned away
+        throw err;
+      }
+    });
+  } catch {
+    return true;
+  }
+}

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listOrderEvents } from '../../src/db/repositories/events';
+import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { type ApiAnswer, callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
@@ -37,6 +38,7 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
   let network: CardNetwork;
   let stack: TestStack;
   let token: string;
+  let merchantId: string;
   let hold: Hold | undefined;
   const workers: ChildProcess[] = [];
   const output: string[] = [];
@@ -54,6 +56,7 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
       env: { ...processorEnv, STRIPE_API_BASE: network.url },
     });
     const merchant = await seedMerchant(stack.db);
+    merchantId = merchant.mid;
     token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
     const settings = await api('PUT', `/v1/merchants/${merchant.mid}/settings`, { processor: 'stripe' });
     expect(settings.body).toMatchObject({ processor: 'stripe' });
@@ -152,5 +155,44 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
     const order = await api('GET', `/v1/orders/${orderId}`);
     expect(order.body).toMatchObject({ orderId, status: 7, statusName: 'COMPLETED', outcome: 'APPROVED' });
     expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
+  });
+  it('a run closed after sending a charge nobody retried is not started again under another orderId', async () => {
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) await killWorker(w); // the first test's
+    const worker = await startWorker();
+    const chargesBefore = network.charges(CARDS.approves);
+    hold = network.hold((r) => r.method === 'POST' && r.path === '/v1/payment_intents');
+    const body = {
+      idempotencyKey: randomUUID(),
+      externalOrderId: `abandoned-${randomUUID()}`,
+      transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+      paymentMethod: { cardNumber: CARDS.approves, expiryMonth: 12, expiryYear: nextYear },
+    };
+    const first = api('POST', '/v1/evaluate', body);
+    await eventually(
+      () => hold?.arrived,
+      (r) => r !== undefined,
+      { describe: 'the PaymentIntent request to reach the simulator', timeoutMs: 60_000, intervalMs: 20 },
+    );
+    await killWorker(worker);
+    hold.release(); // Stripe charged; the answer goes nowhere
+    const failed = await first;
+    expect([failed.status, failed.body.error?.id]).toEqual([500, '500010']);
+
+    // Nobody retries: the run closes with no order (terminated here, as its hour's end would).
+    const handle = stack.client.workflow.getHandle(orderWorkflowId(merchantId, body.externalOrderId));
+    await handle.terminate('closed unevaluated: the first evaluate was never retried');
+    await startWorker();
+    const intentsBefore = network.requests.filter((r) => r.path === '/v1/payment_intents').length;
+
+    // Another evaluate of the id must not charge again under a new orderId (a new processor key).
+    const again = await api('POST', '/v1/evaluate', { ...body, idempotencyKey: randomUUID() });
+    expect([again.status, again.body.error?.id]).toEqual([500, '500001']);
+    expect(network.requests.filter((r) => r.path === '/v1/payment_intents')).toHaveLength(intentsBefore);
+    expect(network.charges(CARDS.approves)).toBe(chargesBefore + 1);
+    expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toEqual([]);
+    const runs = [];
+    for await (const run of stack.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` }))
+      runs.push(run.status.name);
+    expect(runs).toEqual(['TERMINATED']);
   });
 });

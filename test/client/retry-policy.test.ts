@@ -6,6 +6,8 @@ describe('client retry policy', () => {
 
   it.each([
     [answer(500, '500001'), true, 'backoff'],
+    [answer(500, '500010'), true, 'backoff'],
+    [answer(500, '500010'), false, 'no'],
     [answer(502), true, 'backoff'],
     [answer(504), true, 'backoff'],
     [answer(500, '500001'), false, 'no'],

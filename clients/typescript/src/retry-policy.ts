@@ -1,7 +1,8 @@
 /**
  * The interface's retry rules for callers ("Errors"), and this client's decisions where it is
  * silent (README.md "Retries"):
- * - 500, 502, 504, no answer: exponential backoff with jitter, same idempotencyKey (idempotent calls only);
+ * - 500 (`500010`: taken up, not finished in time, included), 502, 504, no answer: exponential backoff
+ *   with jitter, same idempotencyKey (idempotent calls only);
  * - 503 `503001` idempotency store, `503010` decision deadline: wait Retry-After, then retry;
  * - 503 `503002` rescue unavailable: never retried (fall back to the original decline);
  * - another 503: retried after Retry-After only when it carries one;

@@ -133,7 +133,11 @@ describe('the fc widget collecting signals in Chromium', () => {
       length: 12,
       hash: sha256('ada lovelace'),
     });
-    const interactions = signals.filter((s) => s.kind === 'interactions').at(-1)?.data as {
+    // The latest totals (counts are cumulative; two batches may be stored out of order).
+    const interactions = signals
+      .filter((s) => s.kind === 'interactions')
+      .sort((a, b) => Number(a.data.t) - Number(b.data.t))
+      .at(-1)?.data as {
       counts: Record<string, number>;
       timings: Record<string, number | null>;
     };

@@ -24,40 +24,48 @@ export function answerByFor(deadline: number, deadlineMs: number): string {
 
 const { UpdateWorkflowExecutionLifecycleStage: UpdateStage, PendingWorkflowTaskState } = temporal.api.enums.v1;
 
+/** A protobuf timestamp in epoch milliseconds (0 when absent). */
+const epochMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  Number(t?.seconds ?? 0) * 1_000 + Math.floor((t?.nanos ?? 0) / 1e6);
+
 /**
  * After a call's deadline: whether its Update may still run, which decides between 500 500010
  * (may) and 503 503010 (never will; order-client.ts). It may when it was accepted (its handler
  * runs to the end, the charge or capture included), or when a workflow task that began before
  * answerBy is still under way (its validator may yet accept it: validators read the task's start
  * time). Otherwise every later task turns it away (CallerDeadline). The task is read before the
- * Update, so an acceptance between the two reads is seen by the second. Whatever cannot be told
- * (no answerBy, Temporal slow or not answering) counts as may.
+ * Update, so an acceptance between the two reads is seen by the second, and both are read on one
+ * run: the one the call reached, unless a run started since (its Update then went to an earlier
+ * run, which cannot be asked). Whatever cannot be told (no answerBy, a newer run, Temporal slow
+ * or not answering) counts as may.
  */
 export async function mayStillRun(
   client: Client,
-  sent: { workflowId: string; updateId: string },
+  sent: { workflowId: string; updateId: string; sentAtMs: number },
   answerBy: string | undefined,
 ): Promise<boolean> {
   if (!answerBy) return true;
   const { namespace, identity } = client.options;
   try {
     return await client.connection.withDeadline(Date.now() + PROBE_MS, async () => {
-      const { pendingWorkflowTask: task } = await client.workflowService.describeWorkflowExecution({
-        namespace,
-        execution: { workflowId: sent.workflowId },
-      });
-      const startedMs =
-        Number(task?.startedTime?.seconds ?? 0) * 1_000 + Math.floor((task?.startedTime?.nanos ?? 0) / 1e6);
+      const { pendingWorkflowTask: task, workflowExecutionInfo: run } =
+        await client.workflowService.describeWorkflowExecution({
+          namespace,
+          execution: { workflowId: sent.workflowId },
+        });
+      // Started by this call (Update-With-Start) or before it, clocks a little apart allowed.
+      if (epochMs(run?.startTime) > sent.sentAtMs + TAKE_UP_MARGIN_MS) return true;
+      const runId = run?.execution?.runId ?? undefined;
       if (
         task?.state === PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED &&
-        startedMs <= Date.parse(answerBy)
+        epochMs(task.startedTime) <= Date.parse(answerBy)
       )
         return true;
       try {
         const polled = await client.workflowService.pollWorkflowExecutionUpdate({
           namespace,
           identity,
-          updateRef: { workflowExecution: { workflowId: sent.workflowId }, updateId: sent.updateId },
+          updateRef: { workflowExecution: { workflowId: sent.workflowId, runId }, updateId: sent.updateId },
           // The stage it has reached, answered at once.
           waitPolicy: { lifecycleStage: UpdateStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED },
         });

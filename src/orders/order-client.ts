@@ -48,14 +48,10 @@ const BUSY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
 /**
  * How the API reaches the order and refund workflows (and nothing else does): Update-With-Start
  * for evaluate, Updates for the commands, one refund workflow per refund. The API never decides
- * an outcome; it relays the workflow's. An order admits one command at a time: a busy order is
- * retried with backoff until the deadline, then answered 409 order_busy. A call the workflow
- * cannot answer in time is never a hang. Either it was not taken up (no worker): 503
- * order_temporarily_unavailable, and it never will be, since the call carries its deadline and
- * a worker taking it up later turns it away. Or it was taken up and is still running (a slow
- * processor, a worker lost mid-charge): 500 order_outcome_pending, the outcome unknown yet.
- * Either way the idempotency claim is released, and the same request retried gets the first
- * call's outcome or runs once.
+ * an outcome; it relays the workflow's. A busy order is retried with backoff until the deadline,
+ * then answered 409 order_busy. A call not answered by then is 503 (not taken up, and never will
+ * be) or 500 order_outcome_pending (it may still run): caller-deadline.ts. Either way the
+ * idempotency claim is released, and the same request retried gets the first call's outcome.
  */
 export class OrderClient {
   private readonly deadlineMs: number;
@@ -172,14 +168,16 @@ export class OrderClient {
   }
 
   /**
-   * Whether the order's latest run (closed) scheduled any activity. The charge is an ordinary
-   * activity, so a run that scheduled none cannot have charged under its orderId.
+   * Whether the order's latest run is closed and scheduled an activity. The charge is an ordinary
+   * activity, so a closed run that scheduled none cannot have charged under its orderId (and a
+   * running one is attached to, not restarted).
    */
-  async latestRunScheduledActivity(workflowId: string): Promise<boolean> {
-    const history = await this.client.connection.withDeadline(Date.now() + this.deadlineMs, () =>
-      this.client.workflow.getHandle(workflowId).fetchHistory(),
-    );
-    return (history.events ?? []).some((e) => e.activityTaskScheduledEventAttributes);
+  async latestRunClosedAfterActing(workflowId: string): Promise<boolean> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    return this.client.connection.withDeadline(Date.now() + this.deadlineMs, async () => {
+      if ((await handle.describe()).status.name === 'RUNNING') return false;
+      return ((await handle.fetchHistory()).events ?? []).some((e) => e.activityTaskScheduledEventAttributes);
+    });
   }
 
   /**
@@ -193,13 +191,16 @@ export class OrderClient {
   ): Promise<T | typeof CLOSED> {
     const deadline = Date.now() + this.deadlineMs;
     const answerBy = this.callerDeadline ? answerByFor(deadline, this.deadlineMs) : undefined;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, sentAtMs = 0; ; attempt++) {
       try {
+        sentAtMs = Date.now();
         return await this.client.connection.withDeadline(deadline, () => call(answerBy));
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError || isClosed(err)) return CLOSED;
         if (isDeadlineExceeded(err))
-          throw (await mayStillRun(this.client, sent, answerBy)) ? outcomePending() : temporarilyUnavailable();
+          throw (await mayStillRun(this.client, { ...sent, sentAtMs }, answerBy))
+            ? outcomePending()
+            : temporarilyUnavailable();
         const type = failureType(err);
         if (type === FAILURE.temporarilyUnavailable || type === FAILURE.storeUnavailable)
           throw temporarilyUnavailable();

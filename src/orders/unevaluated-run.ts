@@ -16,7 +16,8 @@ const RESTART_LOCK_TIMEOUT = '5s';
  * when that run scheduled no activity: the charge is one, and a run that sent one may have
  * charged under its orderId (the processor's answer lost), so a new run under another orderId
  * (another processor key) could charge twice. Such a run stays closed (500, docs/runbook.md).
- * Under a lock on the id, re-checked under it: two evaluates racing here start one run.
+ * Under a lock on the id, re-checked under it: two evaluates racing here start one run (a waiter
+ * finding the run its predecessor started still running attaches to it).
  */
 export async function evaluateAfterUnevaluatedRun(
   deps: Pick<OrderDeps, 'db' | 'workflows'>,
@@ -34,7 +35,7 @@ export async function evaluateAfterUnevaluatedRun(
       });
     if (await findMerchantOrderByExternalId(trx, owner.merchantId, externalOrderId))
       return deps.workflows.evaluate(owner, externalOrderId, input);
-    if (await deps.workflows.latestRunScheduledActivity(orderWorkflowId(owner.merchantId, externalOrderId)))
+    if (await deps.workflows.latestRunClosedAfterActing(orderWorkflowId(owner.merchantId, externalOrderId)))
       return CLOSED;
     return deps.workflows.evaluate(owner, externalOrderId, input, AFTER_UNEVALUATED_RUN);
   });

@@ -34,6 +34,8 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
     return result;
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
+    // Even when the last attempt failed before the processor (our vault read), an earlier one
+    // may have reached it and timed out: the activity's final failure says nothing of those.
     throw wf.ApplicationFailure.create({
       type: FAILURE.chargeOutcomeUnknown,
       message: 'the processor did not answer the charge in time; its outcome is not known, try again',

@@ -49,7 +49,7 @@ export const partnerOperations: Operation[] = [
     responses: {
       200: { description: "The order's status", body: object('`{ orderId, status, statusName, outcome }`.') },
     },
-    errors: ['validation_failed', 'order_not_found', 'order_not_in_challenge', 'rate_limited'],
+    errors: ['validation_failed', 'order_not_found', 'order_not_in_challenge', 'rate_limited', 'order_outcome_pending'],
   },
   {
     ...apps,

@@ -69,8 +69,10 @@ export async function startRoundRobinProxy(opts: {
         client.setNoDelay(true);
         upstream.on('error', () => client.destroy());
         client.on('error', () => upstream.destroy());
-        upstream.once('close', () => client.destroy());
-        client.once('close', () => upstream.destroy());
+        // An orderly close ends the other side once what was piped is flushed (destroy would drop
+        // the tail of a response still buffered for a slow reader); an error tears it down.
+        upstream.once('close', (hadError) => (hadError ? client.destroy() : client.end()));
+        client.once('close', (hadError) => (hadError ? upstream.destroy() : upstream.end()));
         client.pipe(upstream);
         upstream.pipe(client);
         client.resume();

@@ -8,7 +8,9 @@ import type { ProcessorActivities } from '../../src/activities/processor';
 import type { ChargeInput, ChargeResult, PersistOrderInput } from '../../src/domain/orders/contracts';
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
-import { captureUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
+import { OrderClient } from '../../src/orders/order-client';
+import { captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
+import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { evaluateInput } from '../helpers/orders';
 import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
 
@@ -27,6 +29,7 @@ describe('order workflow with fake activities', () => {
     env = await createTimeSkippingEnv();
   });
   afterAll(async () => {
+    if (env) await saveTrackedHistories(env.client);
     await env?.teardown();
   });
 
@@ -221,5 +224,136 @@ describe('order workflow with fake activities', () => {
     const keys = (activities.processorCharge as jest.Mock).mock.calls.map(([c]) => (c as ChargeInput).idempotencyKey);
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1); // one attempt, one key, however many tries
+  });
+  describe('unanswered charges', () => {
+    const declinedByScore = { decision: 'decline' as const, score: 5, reasons: ['velocity'], deviceSignalsUsed: false };
+    /** The processor answers nothing to the first `unanswered` tries (the three a waiting caller allows), then `answer`. */
+    const unansweredThen = (unanswered: number, answer: (input: ChargeInput) => ChargeResult) => {
+      let left = unanswered;
+      return jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
+        if (left-- > 0) throw new Error('processor read timeout');
+        return answer(input);
+      });
+    };
+    const approved = (input: ChargeInput): ChargeResult => ({
+      result: 'approved',
+      authorizationId: `auth-${input.idempotencyKey}`,
+    });
+    const chargeKeys = (activities: object) =>
+      ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
+        ([c]) => (c as ChargeInput).idempotencyKey,
+      );
+    const started = async (taskQueue: string) => {
+      const handle = await start(taskQueue);
+      trackHistory('order', handle.workflowId);
+      return handle;
+    };
+
+    it('a retried first evaluate sends that charge again under its key and answers from it, whatever its own score', async () => {
+      const { activities, persisted } = fakes({ processorCharge: unansweredThen(3, approved) });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue);
+        const first = await handle
+          .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
+          .catch((e: unknown) => e);
+        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        // The retry would be declined if decided afresh; the first charge may stand, so it is asked again.
+        const retry = evaluateInput(card, new Date(), { scored: declinedByScore });
+        expect(await handle.executeUpdate(evaluateUpdate, { args: [retry] })).toMatchObject({
+          outcome: 'APPROVED',
+          status: 'Completed',
+        });
+        expect(await handle.result()).toEqual({ status: 'Completed' });
+      });
+      const keys = chargeKeys(activities);
+      expect(keys).toHaveLength(4);
+      expect(new Set(keys).size).toBe(1);
+      expect(keys[0]).toMatch(/:charge:1$/);
+      expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([['Completed', 1]]);
+    });
+
+    it.each([
+      ['SALE', 'refunded in full'],
+      ['AUTHORIZATION', 'voided'],
+    ] as const)(
+      'a %s first charge nobody retries is asked again when the hour ends and %s; no order is written',
+      async (transactionType, _undone) => {
+        const { activities, persisted } = fakes({ processorCharge: unansweredThen(3, approved) });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          const first = await handle
+            .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date(), { transactionType })] })
+            .catch((e: unknown) => e);
+          expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+          expect(await handle.result()).toEqual({ status: 'Draft', chargeSettled: true });
+          // So the API starts the externalOrderId afresh on a later evaluate (src/orders/unevaluated-run.ts).
+          const orders = new OrderClient(env.client, taskQueue, { callerDeadline: false });
+          expect(await orders.latestRunClosedWithChargeUnsettled(handle.workflowId)).toBe(false);
+        });
+        const keys = chargeKeys(activities);
+        expect(keys).toHaveLength(4);
+        expect(new Set(keys).size).toBe(1);
+        const key = keys[0] as string;
+        const authorizationId = `auth-${key}`;
+        if (transactionType === 'SALE') {
+          expect(activities.processorRefund).toHaveBeenCalledTimes(1);
+          expect(activities.processorRefund).toHaveBeenCalledWith({
+            refundId: `${key}:reversal`,
+            authorizationId,
+            amount: 1999,
+          });
+          expect(activities.processorVoid).not.toHaveBeenCalled();
+        } else {
+          expect(activities.processorVoid).toHaveBeenCalledTimes(1);
+          expect(activities.processorVoid).toHaveBeenCalledWith({ idempotencyKey: `${key}:void`, authorizationId });
+          expect(activities.processorRefund).not.toHaveBeenCalled();
+        }
+        expect(persisted).toEqual([]);
+      },
+    );
+
+    it('a first charge the processor declines when asked again when the hour ends is left alone', async () => {
+      const { activities } = fakes({
+        processorCharge: unansweredThen(3, () => ({ result: 'soft_decline', code: '51' })),
+      });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue);
+        await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] }).catch(() => undefined);
+        expect(await handle.result()).toEqual({ status: 'Draft', chargeSettled: true });
+      });
+      expect(chargeKeys(activities)).toHaveLength(4);
+      expect(activities.processorRefund).not.toHaveBeenCalled();
+      expect(activities.processorVoid).not.toHaveBeenCalled();
+    });
+
+    it('a passed challenge whose charge went unanswered is charged again at the timeout, not cancelled', async () => {
+      let calls = 0;
+      const { activities, persisted } = fakes({
+        processorCharge: jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
+          calls += 1;
+          if (calls === 1) return { result: 'challenge_required' };
+          if (calls <= 4) throw new Error('processor read timeout');
+          return approved(input);
+        }),
+      });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue);
+        expect(await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })).toMatchObject({
+          outcome: 'CHALLENGE',
+        });
+        const passed = await handle
+          .executeUpdate(challengeUpdate, { args: [{ result: 'passed' }] })
+          .catch((e: unknown) => e);
+        expect(failureTypeOf(passed)).toBe(FAILURE.chargeOutcomeUnknown);
+        expect(await handle.result()).toEqual({ status: 'Completed' });
+      });
+      const keys = chargeKeys(activities);
+      expect(keys.map((k) => k.replace(/^.*:charge:/, ''))).toEqual(['1', '2', '2', '2', '2']);
+      expect(persisted.map((p) => [p.state.status, p.events.map((e) => outboxEvent(e).name)])).toEqual([
+        ['Onhold', ['challenge.presented']],
+        ['Onhold', ['challenge.passed']],
+        ['Completed', ['order.completed']],
+      ]);
+    });
   });
 });

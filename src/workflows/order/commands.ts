@@ -9,7 +9,7 @@ import type {
 import { isCancellable } from '../../domain/orders/status';
 import { processorWhileWaiting } from './activities';
 import type { Order } from './order';
-import { approve, captureAuthorized, charge, expire, voidAuthorization } from './steps';
+import { captureAuthorized, chargeAfterChallenge, expire, voidAuthorization } from './steps';
 
 /** The merchant's commands on an evaluated order (each runs alone: see Order.exclusive). */
 
@@ -62,13 +62,7 @@ export async function challenge(order: Order, result: ChallengeReport): Promise<
     ]);
   } else {
     await order.commit({}, 'challenge passed', [{ name: 'challenge.passed', passedAt: at }]);
-    const charged = await charge(order, processorWhileWaiting, true);
-    if (charged.result === 'approved') await approve(order, charged.authorizationId, 'approved after the challenge');
-    else
-      await order.commit(
-        { status: 'Declined', outcome: 'DECLINED' },
-        `processor ${charged.result} after the challenge`,
-      );
+    await chargeAfterChallenge(order, processorWhileWaiting);
   }
   return { kind: 'recorded', status: order.state.status, outcome: order.state.outcome };
 }

@@ -60,16 +60,23 @@ function draftOf(order: Order, input: EvaluateInput, at: Date): OrderState {
   };
 }
 
+/** Patch id (docs/changing-workflows.md): a charge sent and not answered is settled, never forgotten. */
+export const SETTLE_UNANSWERED_CHARGE = 'settle-unanswered-charge';
+
 /**
  * The first evaluate decides the order. When a step it waits on cannot finish (our database or the
  * processor not answering in time) nothing is kept: the order stays unevaluated and the caller is
- * told to retry, which starts over with the same processor idempotency key.
+ * told to retry, which starts over with the same processor idempotency key. Once a charge was
+ * sent, though, the retry does not decide afresh (a new score or a closed window could decline
+ * while the first charge stands): it sends that charge again, under its key, and answers from
+ * what the processor says, whatever the retry's own input.
  */
 export async function firstEvaluate(order: Order, input: EvaluateInput): Promise<EvaluateResult> {
   const at = new Date();
-  order.begin(draftOf(order, input, at), input);
+  const resume = order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE);
+  if (!resume) order.begin(draftOf(order, input, at), input);
   try {
-    return await decide(order, input, at);
+    return resume ? await chargeAndAnswer(order, at) : await decide(order, input, at);
   } catch (err) {
     if (!order.evaluated) order.abandonDraft();
     if (wf.isCancellation(err)) throw err;
@@ -135,6 +142,12 @@ async function decide(order: Order, input: EvaluateInput, at: Date): Promise<Eva
     return answer(order, 'SUBMITTED');
   }
 
+  return chargeAndAnswer(order, at);
+}
+
+/** The CIT or Sync MIT charge the caller waits on, and the order it decides. */
+async function chargeAndAnswer(order: Order, at: Date): Promise<EvaluateResult> {
+  const s = order.state;
   const result = await charge(order, processorWhileWaiting);
   switch (result.result) {
     case 'approved':

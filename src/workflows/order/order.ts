@@ -26,6 +26,14 @@ export class Order {
   /** The first evaluate's answer, for the same request sent again (by its idempotencyKey). */
   firstAnswer: EvaluateResult | null = null;
   challengeAttempts = 0;
+  /**
+   * The attempt number of a charge sent whose outcome is not recorded in the order (the processor
+   * did not answer, or its answer could not be written): before anything else decides, that
+   * charge is sent again under the same processor key, which answers the first outcome.
+   */
+  unsettledCharge: number | null = null;
+  /** The first evaluate's hour is over: evaluates are turned away while the run closes. */
+  closing = false;
   private running: Promise<unknown> = Promise.resolve();
   private inFlight = 0;
 
@@ -56,8 +64,12 @@ export class Order {
     this.evaluation = evaluation;
   }
 
-  /** The first evaluate could not be decided: the order stays unevaluated (a retry starts over). */
+  /**
+   * The first evaluate could not be decided: the order stays unevaluated and a retry starts over,
+   * unless a charge was sent: then the draft is kept, so the retry settles that charge first.
+   */
   abandonDraft(): void {
+    if (this.unsettledCharge !== null) return;
     this.draft = null;
     this.evaluation = null;
   }

@@ -2,9 +2,9 @@ import * as wf from '@temporalio/workflow';
 import { retryTimes } from '../../domain/orders/retry-schedule';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { processor } from './activities';
-import { CHALLENGE_TIMEOUT_MS } from './evaluate';
+import { CHALLENGE_TIMEOUT_MS, SETTLE_UNANSWERED_CHARGE } from './evaluate';
 import type { Order } from './order';
-import { approve, charge, expire, voidAuthorization } from './steps';
+import { approve, charge, chargeAfterChallenge, expire, voidAuthorization } from './steps';
 
 /**
  * What the workflow does on its own while an order waits in a status: one phase per waiting
@@ -55,6 +55,12 @@ export const awaitChallenge: Phase = async (order) => {
   if (await leaves(order, 'Onhold', deadline)) return;
   await order.exclusive(async () => {
     if (order.state.status !== 'Onhold') return;
+    // The cardholder passed and the charge went unanswered, and nobody retried: it is settled
+    // (sent again under its key, retried until the processor answers), not left standing.
+    if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
+      await chargeAfterChallenge(order, processor);
+      return;
+    }
     await order.commit({ status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, 'challenge timed out', [
       { name: 'order.cancelled' },
     ]);

@@ -16,7 +16,8 @@ type ProcessorApi = typeof processor;
 export async function charge(order: Order, api: ProcessorApi, challengeCompleted = false): Promise<ChargeResult> {
   const s = order.state;
   const attempt = s.serviceAttempts + 1;
-  const mode = s.flow === 'SYNC_MIT' || s.transactionType === 'AUTHORIZATION' ? 'authorize' : 'sale';
+  const mode = chargeMode(s);
+  order.unsettledCharge = attempt;
   try {
     const result = await api.processorCharge({
       idempotencyKey: `${s.orderId}:charge:${attempt}`,
@@ -31,6 +32,7 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
       challengeCompleted,
     });
     s.serviceAttempts = attempt;
+    order.unsettledCharge = null;
     return result;
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
@@ -42,6 +44,41 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
       nonRetryable: true,
     });
   }
+}
+
+function chargeMode(s: { flow: string; transactionType: string }): 'authorize' | 'sale' {
+  return s.flow === 'SYNC_MIT' || s.transactionType === 'AUTHORIZATION' ? 'authorize' : 'sale';
+}
+
+/**
+ * A first evaluate that sent a charge and was never decided, nor retried within its hour: the
+ * merchant was told only "outcome unknown" and holds no order, so whatever the charge did is
+ * undone, as a technical cancel. The charge is sent again under its key (the processor answers
+ * its first outcome; if the first never reached it, it charges now) and an approval is voided
+ * (authorization) or refunded in full (sale). Returns what the processor answered.
+ */
+export async function reverseUnsettledCharge(order: Order): Promise<ChargeResult['result']> {
+  const result = await charge(order, processor);
+  if (result.result !== 'approved') return result.result;
+  const s = order.state;
+  const key = `${s.orderId}:charge:${s.serviceAttempts}`;
+  if (chargeMode(s) === 'authorize')
+    await processor.processorVoid({ idempotencyKey: `${key}:void`, authorizationId: result.authorizationId });
+  else
+    await processor.processorRefund({
+      refundId: `${key}:reversal`,
+      authorizationId: result.authorizationId,
+      amount: s.amount,
+    });
+  return result.result;
+}
+
+/** The charge after a passed challenge, and the order it decides. */
+export async function chargeAfterChallenge(order: Order, api: ProcessorApi): Promise<void> {
+  const charged = await charge(order, api, true);
+  if (charged.result === 'approved') await approve(order, charged.authorizationId, 'approved after the challenge');
+  else
+    await order.commit({ status: 'Declined', outcome: 'DECLINED' }, `processor ${charged.result} after the challenge`);
 }
 
 /** A processor approval: completed (sale) or waiting for capture (authorize, Sync MIT). */

@@ -3,10 +3,11 @@ import type { CallerDeadline, OrderWorkflowInput } from '../../domain/orders/con
 import { FAILURE } from '../../domain/orders/failures';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { cancel, capture, challenge } from './commands';
-import { firstEvaluate, furtherEvaluate } from './evaluate';
+import { firstEvaluate, furtherEvaluate, SETTLE_UNANSWERED_CHARGE } from './evaluate';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderStateQuery } from './messages';
 import { Order } from './order';
 import { awaitCapture, awaitChallenge, type Phase, runAsyncRetries } from './phases';
+import { reverseUnsettledCharge } from './steps';
 import { isFinal } from './transitions';
 
 /** The phase that runs while the order waits in each non-final status after its first evaluate. */
@@ -26,7 +27,9 @@ const FIRST_EVALUATE_WAIT = '1 hour';
  * The workflow closes as soon as the order is final (completed, cancelled, declined, expired,
  * problem); refunds run afterwards in the refund workflow, against the refunds ledger.
  */
-export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status: OrderStatusName }> {
+export async function orderWorkflow(
+  start: OrderWorkflowInput,
+): Promise<{ status: OrderStatusName; chargeSettled?: true }> {
   const order = new Order(start);
 
   // Validators turn a command away before it enters the history when the order cannot take it
@@ -46,6 +49,8 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
       });
     if (needsEvaluated && !order.evaluated)
       throw wf.ApplicationFailure.create({ type: FAILURE.orderNotEvaluated, message: 'order not evaluated yet' });
+    if (order.closing)
+      throw wf.ApplicationFailure.create({ type: FAILURE.orderBusy, message: 'the unevaluated order is closing' });
   };
 
   wf.setHandler(
@@ -75,8 +80,21 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
   wf.setHandler(orderStateQuery, () => order.snapshot());
 
   if (!(await wf.condition(() => order.evaluated, FIRST_EVALUATE_WAIT))) {
+    // Nothing new is taken up; one already running may still decide the order (then it goes on).
+    order.closing = true;
     await wf.condition(wf.allHandlersFinished);
-    return { status: 'Draft' };
+    if (!order.evaluated) {
+      if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
+        const processorSaid = await order.exclusive(() => reverseUnsettledCharge(order));
+        wf.log.warn('unevaluated order closes; the charge it sent was asked again, and undone if approved', {
+          processorSaid,
+        });
+        // The API may start the externalOrderId afresh (src/orders/unevaluated-run.ts).
+        return { status: 'Draft', chargeSettled: true };
+      }
+      return { status: 'Draft' };
+    }
+    order.closing = false;
   }
   for (let status = order.state.status; !isFinal(status); status = order.state.status) {
     const phase = PHASES[status];

@@ -167,15 +167,13 @@ export class OrderClient {
     }
   }
 
-  /**
-   * Whether the order's latest run is closed and scheduled an activity. The charge is an ordinary
-   * activity, so a closed run that scheduled none cannot have charged under its orderId (and a
-   * running one is attached to, not restarted).
-   */
-  async latestRunClosedAfterActing(workflowId: string): Promise<boolean> {
-    const handle = this.client.workflow.getHandle(workflowId);
+  /** Whether the latest run closed after scheduling an activity, not reporting its charge settled. */
+  async latestRunClosedWithChargeUnsettled(workflowId: string): Promise<boolean> {
+    const handle = this.client.workflow.getHandle<typeof orderWorkflow>(workflowId);
     return this.client.connection.withDeadline(Date.now() + this.deadlineMs, async () => {
-      if ((await handle.describe()).status.name === 'RUNNING') return false;
+      const { status } = await handle.describe();
+      if (status.name === 'RUNNING') return false;
+      if (status.name === 'COMPLETED' && (await handle.result()).chargeSettled) return false;
       return ((await handle.fetchHistory()).events ?? []).some((e) => e.activityTaskScheduledEventAttributes);
     });
   }

@@ -13,9 +13,11 @@ const RESTART_LOCK_TIMEOUT = '5s';
  * never decided an order (its first evaluate was turned away after the caller's 503 and nobody
  * retried within the hour it waits, or an operator ended it). The externalOrderId is then free
  * and this evaluate starts it afresh, rather than failing on the closed run for ever, but only
- * when that run scheduled no activity: the charge is one, and a run that sent one may have
- * charged under its orderId (the processor's answer lost), so a new run under another orderId
- * (another processor key) could charge twice. Such a run stays closed (500, docs/runbook.md).
+ * when that run scheduled no activity, or settled the charge it sent before closing (voided or
+ * refunded it, or found it declined: src/workflows/order/workflow.ts). The charge is an activity,
+ * and a run that sent one may have charged under its orderId (the processor's answer lost), so a
+ * new run under another orderId (another processor key) could charge twice. A run that closed
+ * otherwise (terminated, or older code) stays closed (500, docs/runbook.md).
  * Under a lock on the id, re-checked under it: two evaluates racing here start one run (a waiter
  * finding the run its predecessor started still running attaches to it).
  */
@@ -35,7 +37,7 @@ export async function evaluateAfterUnevaluatedRun(
       });
     if (await findMerchantOrderByExternalId(trx, owner.merchantId, externalOrderId))
       return deps.workflows.evaluate(owner, externalOrderId, input);
-    if (await deps.workflows.latestRunClosedAfterActing(orderWorkflowId(owner.merchantId, externalOrderId)))
+    if (await deps.workflows.latestRunClosedWithChargeUnsettled(orderWorkflowId(owner.merchantId, externalOrderId)))
       return CLOSED;
     return deps.workflows.evaluate(owner, externalOrderId, input, AFTER_UNEVALUATED_RUN);
   });

@@ -272,12 +272,9 @@ describe('order workflow with fake activities', () => {
       expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([['Completed', 1]]);
     });
 
-    it.each([
-      ['SALE', 'refunded in full'],
-      ['AUTHORIZATION', 'voided'],
-    ] as const)(
-      'a %s first charge nobody retries is asked again when the hour ends and %s; no order is written',
-      async (transactionType, _undone) => {
+    it.each(['SALE', 'AUTHORIZATION'] as const)(
+      'a %s first charge nobody retries is asked again when the hour ends and undone (refund, void); no order',
+      async (transactionType) => {
         const { activities, persisted } = fakes({ processorCharge: unansweredThen(3, approved) });
         await withWorker(activities, async (taskQueue) => {
           const handle = await started(taskQueue);
@@ -312,18 +309,106 @@ describe('order workflow with fake activities', () => {
       },
     );
 
-    it('a first charge the processor declines when asked again when the hour ends is left alone', async () => {
-      const { activities } = fakes({
-        processorCharge: unansweredThen(3, () => ({ result: 'soft_decline', code: '51' })),
+    it.each([
+      ['declines it', 3, () => ({ result: 'soft_decline', code: '51' }) as ChargeResult, true, 4],
+      ['answers unavailable', 3, () => ({ result: 'unavailable' }) as ChargeResult, false, 4],
+      ['never answers', 1_000, approved, false, 15],
+    ] as const)(
+      'a first charge the processor %s when asked again as the hour ends: nothing undone, settled only if it said',
+      async (_case, unanswered, answer, settled, tries) => {
+        const { activities } = fakes({ processorCharge: unansweredThen(unanswered, answer) });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle
+            .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
+            .catch(() => undefined);
+          expect(await handle.result()).toEqual(
+            settled ? { status: 'Draft', chargeSettled: true } : { status: 'Draft' },
+          );
+          // Unsettled, the externalOrderId stays closed: a new run would charge under another key.
+          const orders = new OrderClient(env.client, taskQueue, { callerDeadline: false });
+          expect(await orders.latestRunClosedWithChargeUnsettled(handle.workflowId)).toBe(!settled);
+        });
+        expect(chargeKeys(activities)).toHaveLength(tries);
+        expect(new Set(chargeKeys(activities)).size).toBe(1);
+        expect(activities.processorRefund).not.toHaveBeenCalled();
+        expect(activities.processorVoid).not.toHaveBeenCalled();
+      },
+    );
+
+    it('a Sync MIT evaluate that resumed the charge under another key answers both keys as the first, never captures', async () => {
+      const { activities } = fakes({ processorCharge: unansweredThen(3, approved) });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue);
+        const now = new Date(await env.currentTimeMs());
+        const syncMit = (idempotencyKey: string) =>
+          evaluateInput(card, now, {
+            flow: 'SYNC_MIT',
+            isMIT: true,
+            isRecurring: true,
+            intervalCount: 1,
+            idempotencyKey,
+          });
+        const [k1, k2] = [randomUUID(), randomUUID()];
+        const first = await handle.executeUpdate(evaluateUpdate, { args: [syncMit(k1)] }).catch((e: unknown) => e);
+        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        const resumed = await handle.executeUpdate(evaluateUpdate, { args: [syncMit(k2)] });
+        expect(resumed).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 'Capturerequired' });
+        // Either key again (an answer lost on the way back) is the first evaluate, not a capture.
+        expect(await handle.executeUpdate(evaluateUpdate, { args: [syncMit(k2)] })).toEqual(resumed);
+        expect(await handle.executeUpdate(evaluateUpdate, { args: [syncMit(k1)] })).toEqual(resumed);
+        expect(activities.processorCapture).not.toHaveBeenCalled();
+        // Closed here: a run left waiting on a timer with no worker stalls the test server's time skipping.
+        await handle.terminate('test over');
+      });
+    });
+
+    it('a passed challenge whose approval could not be written is sent again under its key at the timeout', async () => {
+      let calls = 0;
+      let refuse = true;
+      const { activities, persisted } = fakes({
+        processorCharge: jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
+          calls += 1;
+          return calls === 1 ? { result: 'challenge_required' } : approved(input);
+        }),
+        persistOrder: jest.fn(async (input: PersistOrderInput) => {
+          if (refuse && input.state.status === 'Completed')
+            throw ApplicationFailure.nonRetryable('persist order: SQLSTATE 22021', FAILURE.persistenceRejected);
+          persisted.push(input);
+        }),
       });
       await withWorker(activities, async (taskQueue) => {
         const handle = await started(taskQueue);
-        await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] }).catch(() => undefined);
-        expect(await handle.result()).toEqual({ status: 'Draft', chargeSettled: true });
+        await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] });
+        const passed = await handle
+          .executeUpdate(challengeUpdate, { args: [{ result: 'passed' }] })
+          .catch((e: unknown) => e);
+        expect(failureTypeOf(passed)).toBe(FAILURE.persistenceRejected);
+        refuse = false;
+        expect(await handle.result()).toEqual({ status: 'Completed' });
       });
-      expect(chargeKeys(activities)).toHaveLength(4);
-      expect(activities.processorRefund).not.toHaveBeenCalled();
-      expect(activities.processorVoid).not.toHaveBeenCalled();
+      // The approval was lost with its write: the same key again (the processor's first answer), never :charge:3.
+      expect(chargeKeys(activities).map((k) => k.replace(/^.*:charge:/, ''))).toEqual(['1', '2', '2']);
+      expect(persisted.at(-1)?.state).toMatchObject({ status: 'Completed', serviceAttempts: 2 });
+    });
+
+    it('a passed challenge whose charge the processor never answers becomes a Problem at the timeout, not Cancelled', async () => {
+      let calls = 0;
+      const { activities, persisted } = fakes({
+        processorCharge: jest.fn(async (): Promise<ChargeResult> => {
+          calls += 1;
+          if (calls === 1) return { result: 'challenge_required' };
+          throw new Error('processor read timeout');
+        }),
+      });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue);
+        await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] });
+        await handle.executeUpdate(challengeUpdate, { args: [{ result: 'passed' }] }).catch(() => undefined);
+        expect(await handle.result()).toEqual({ status: 'Problem' });
+      });
+      expect(chargeKeys(activities)).toHaveLength(1 + 3 + 12);
+      expect(persisted.map((p) => p.state.status)).toEqual(['Onhold', 'Onhold', 'Problem']);
     });
 
     it('a passed challenge whose charge went unanswered is charged again at the timeout, not cancelled', async () => {

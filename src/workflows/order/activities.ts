@@ -43,6 +43,21 @@ export const processor = wf.proxyActivities<ProcessorActivities>({
   },
 });
 
+/**
+ * An unanswered charge sent again to settle it, with nobody waiting: bounded (about 25 minutes),
+ * since a processor that stored a failure under the key (Stripe replays a 500) answers it for ever.
+ */
+export const processorSettling = wf.proxyActivities<ProcessorActivities>({
+  startToCloseTimeout: '15s',
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '5m',
+    maximumAttempts: 12,
+    nonRetryableErrorTypes: NEVER_RETRIED,
+  },
+});
+
 /** The charge a caller waits on (CIT, Sync MIT, a passed challenge): bounded, then "try again". */
 export const processorWhileWaiting = wf.proxyActivities<ProcessorActivities>({
   startToCloseTimeout: '10s',

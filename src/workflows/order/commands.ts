@@ -1,3 +1,4 @@
+import * as wf from '@temporalio/workflow';
 import type {
   CancelInput,
   CancelResult,
@@ -9,7 +10,7 @@ import type {
 import { isCancellable } from '../../domain/orders/status';
 import { processorWhileWaiting } from './activities';
 import type { Order } from './order';
-import { captureAuthorized, chargeAfterChallenge, expire, voidAuthorization } from './steps';
+import { captureAuthorized, chargeAfterChallenge, expire, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
 
 /** The merchant's commands on an evaluated order (each runs alone: see Order.exclusive). */
 
@@ -51,7 +52,11 @@ export async function cancel(order: Order, { via }: CancelInput): Promise<Cancel
 export async function challenge(order: Order, result: ChallengeReport): Promise<ChallengeResult> {
   if (order.state.status !== 'Onhold') return refused(order, 'not_in_challenge');
   const at = new Date().toISOString();
-  if (result === 'attempted') {
+  // The charge after a pass went unanswered: whatever is reported now, that charge is settled
+  // first (sent again under its key), and the order follows its answer.
+  if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE))
+    await chargeAfterChallenge(order, processorWhileWaiting);
+  else if (result === 'attempted') {
     order.challengeAttempts += 1;
     await order.commit({}, 'challenge attempted', [
       { name: 'challenge.attempted', attempt: order.challengeAttempts, attemptedAt: at },

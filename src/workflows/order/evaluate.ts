@@ -4,7 +4,7 @@ import { FAILURE } from '../../domain/orders/failures';
 import { type Outcome, outcomeForStatus } from '../../domain/orders/status';
 import { processorWhileWaiting, storeWhileWaiting } from './activities';
 import type { Order } from './order';
-import { approve, captureAuthorized, charge, expire } from './steps';
+import { approve, captureAuthorized, charge, expire, SETTLE_UNANSWERED_CHARGE } from './steps';
 
 /** How long a CIT challenge waits for the cardholder before the order is cancelled. */
 export const CHALLENGE_TIMEOUT_MS = 15 * 60_000;
@@ -59,9 +59,6 @@ function draftOf(order: Order, input: EvaluateInput, at: Date): OrderState {
     expiredAtUtc: null,
   };
 }
-
-/** Patch id (docs/changing-workflows.md): a charge sent and not answered is settled, never forgotten. */
-export const SETTLE_UNANSWERED_CHARGE = 'settle-unanswered-charge';
 
 /**
  * The first evaluate decides the order. When a step it waits on cannot finish (our database or the

@@ -26,12 +26,16 @@ export class Order {
   /** The first evaluate's answer, for the same request sent again (by its idempotencyKey). */
   firstAnswer: EvaluateResult | null = null;
   challengeAttempts = 0;
+  /** The idempotencyKeys of every evaluate taken as the first: each is answered `firstAnswer`. */
+  readonly firstEvaluateKeys = new Set<string>();
   /**
-   * The attempt number of a charge sent whose outcome is not recorded in the order (the processor
-   * did not answer, or its answer could not be written): before anything else decides, that
+   * The attempt number of a charge sent whose answer is not recorded in the order (the processor
+   * did not answer, or the write of its answer failed): before anything else decides, that
    * charge is sent again under the same processor key, which answers the first outcome.
    */
   unsettledCharge: number | null = null;
+  /** The attempt the processor answered, recorded (serviceAttempts) by the next commit. */
+  private answeredCharge: number | null = null;
   /** The first evaluate's hour is over: evaluates are turned away while the run closes. */
   closing = false;
   private running: Promise<unknown> = Promise.resolve();
@@ -74,6 +78,11 @@ export class Order {
     this.evaluation = null;
   }
 
+  /** The processor answered the charge sent as `attempt`; the next commit records it. */
+  chargeAnswered(attempt: number): void {
+    this.answeredCharge = attempt;
+  }
+
   authorizationId(): string {
     const id = this.state.authorizationId;
     if (!id) throw wf.ApplicationFailure.nonRetryable(`order in ${this.state.status} has no authorization`);
@@ -110,9 +119,13 @@ export class Order {
     const base = this.state;
     // A run's first decision moves from Draft; a new attempt's records the status it resumed.
     const from = this.current ? base.status : (this.start.resume?.status ?? null);
+    // A charge's answer is recorded by this write, or lost with it (then sent again: unsettledCharge).
+    const answered = this.answeredCharge;
+    this.answeredCharge = null;
     const next: OrderState = {
       ...base,
       ...changes,
+      ...(answered === null ? {} : { serviceAttempts: answered }),
       version: base.version + 1,
       updatedAtUtc: new Date().toISOString(),
     };
@@ -126,6 +139,7 @@ export class Order {
     });
     this.current = next;
     this.draft = null;
+    if (answered !== null && answered === this.unsettledCharge) this.unsettledCharge = null;
     wf.upsertSearchAttributes(orderSearchAttributes(next));
   }
 }

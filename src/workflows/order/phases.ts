@@ -1,10 +1,11 @@
 import * as wf from '@temporalio/workflow';
+import { FAILURE } from '../../domain/orders/failures';
 import { retryTimes } from '../../domain/orders/retry-schedule';
 import type { OrderStatusName } from '../../domain/orders/status';
-import { processor } from './activities';
-import { CHALLENGE_TIMEOUT_MS, SETTLE_UNANSWERED_CHARGE } from './evaluate';
+import { processor, processorSettling } from './activities';
+import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
-import { approve, charge, chargeAfterChallenge, expire, voidAuthorization } from './steps';
+import { approve, charge, chargeAfterChallenge, expire, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
 
 /**
  * What the workflow does on its own while an order waits in a status: one phase per waiting
@@ -24,8 +25,8 @@ export const runAsyncRetries: Phase = async (order) => {
     if (await leaves(order, 'Processing', new Date(at))) return; // cancelled meanwhile
     const done = await order.exclusive(async () => {
       if (order.state.status !== 'Processing') return true;
+      const attempt = order.state.serviceAttempts + 1;
       const result = await charge(order, processor);
-      const attempt = order.state.serviceAttempts;
       if (result.result === 'approved') {
         await approve(order, result.authorizationId, `rescued on retry ${attempt}`);
         return true;
@@ -56,9 +57,13 @@ export const awaitChallenge: Phase = async (order) => {
   await order.exclusive(async () => {
     if (order.state.status !== 'Onhold') return;
     // The cardholder passed and the charge went unanswered, and nobody retried: it is settled
-    // (sent again under its key, retried until the processor answers), not left standing.
+    // (sent again under its key), not left standing; a processor that still will not answer
+    // leaves the order a Problem for an operator (docs/runbook.md), never silently cancelled.
     if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
-      await chargeAfterChallenge(order, processor);
+      await chargeAfterChallenge(order, processorSettling).catch(async (err: unknown) => {
+        if (!(err instanceof wf.ApplicationFailure && err.type === FAILURE.chargeOutcomeUnknown)) throw err;
+        await order.commit({ status: 'Problem' }, 'the charge after the challenge went unanswered');
+      });
       return;
     }
     await order.commit({ status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, 'challenge timed out', [

@@ -1,17 +1,21 @@
 import * as wf from '@temporalio/workflow';
 import type { ChargeResult } from '../../domain/orders/contracts';
 import { FAILURE } from '../../domain/orders/failures';
-import { processor } from './activities';
+import { processor, processorSettling } from './activities';
 import type { Order } from './order';
 
 /** Steps several flows share: charging, approving, completing and expiring an order. */
 
-type ProcessorApi = typeof processor;
+type ProcessorApi = typeof processor | typeof processorSettling;
+
+/** Patch id (docs/changing-workflows.md): a charge sent and not answered is settled, never forgotten. */
+export const SETTLE_UNANSWERED_CHARGE = 'settle-unanswered-charge';
 
 /**
  * One charge attempt. The attempt number (and so the processor's idempotency key) advances only
- * when the processor answered; when it did not, the caller is told to try again and the retry
- * reuses the same key, so the processor returns its first answer instead of charging twice.
+ * once the processor's answer is recorded by a commit; until then the caller is told to try again
+ * and the retry reuses the same key, so the processor returns its first answer instead of
+ * charging twice.
  */
 export async function charge(order: Order, api: ProcessorApi, challengeCompleted = false): Promise<ChargeResult> {
   const s = order.state;
@@ -31,8 +35,7 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
       threeDSecure: order.evaluation?.threeDSecure ?? null,
       challengeCompleted,
     });
-    s.serviceAttempts = attempt;
-    order.unsettledCharge = null;
+    order.chargeAnswered(attempt);
     return result;
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
@@ -50,18 +53,29 @@ function chargeMode(s: { flow: string; transactionType: string }): 'authorize' |
   return s.flow === 'SYNC_MIT' || s.transactionType === 'AUTHORIZATION' ? 'authorize' : 'sale';
 }
 
+/** What settling an unanswered first charge found (`unsettled`: the processor would not say). */
+export type Settlement = 'undone' | 'not_charged' | 'unsettled';
+
 /**
  * A first evaluate that sent a charge and was never decided, nor retried within its hour: the
  * merchant was told only "outcome unknown" and holds no order, so whatever the charge did is
  * undone, as a technical cancel. The charge is sent again under its key (the processor answers
  * its first outcome; if the first never reached it, it charges now) and an approval is voided
- * (authorization) or refunded in full (sale). Returns what the processor answered.
+ * (authorization) or refunded in full (sale). A processor that still does not answer, or answers
+ * "unavailable" (it could not act, or could not say), leaves the charge unsettled: an operator's.
  */
-export async function reverseUnsettledCharge(order: Order): Promise<ChargeResult['result']> {
-  const result = await charge(order, processor);
-  if (result.result !== 'approved') return result.result;
+export async function reverseUnsettledCharge(order: Order): Promise<Settlement> {
   const s = order.state;
-  const key = `${s.orderId}:charge:${s.serviceAttempts}`;
+  const key = `${s.orderId}:charge:${s.serviceAttempts + 1}`;
+  let result: ChargeResult;
+  try {
+    result = await charge(order, processorSettling);
+  } catch (err) {
+    if (wf.isCancellation(err)) throw err;
+    return 'unsettled';
+  }
+  if (result.result === 'unavailable') return 'unsettled';
+  if (result.result !== 'approved') return 'not_charged';
   if (chargeMode(s) === 'authorize')
     await processor.processorVoid({ idempotencyKey: `${key}:void`, authorizationId: result.authorizationId });
   else
@@ -70,7 +84,7 @@ export async function reverseUnsettledCharge(order: Order): Promise<ChargeResult
       authorizationId: result.authorizationId,
       amount: s.amount,
     });
-  return result.result;
+  return 'undone';
 }
 
 /** The charge after a passed challenge, and the order it decides. */

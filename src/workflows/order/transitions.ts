@@ -8,13 +8,13 @@ import type { OrderStatusName } from '../../domain/orders/status';
  * | from            | to                                                        | by                                    |
  * | Draft           | Processing, Onhold, Capturerequired, Completed, Declined, Problem | the first evaluate            |
  * | Processing      | Processing (a retry's result), Capturerequired, Completed, Cancelled | async MIT retries, expiry, cancel |
- * | Onhold          | Onhold (attempted/passed), Capturerequired, Completed, Declined, Cancelled | challenge reports, timeout |
+ * | Onhold          | Onhold (attempted/passed), Capturerequired, Completed, Declined, Cancelled, Problem | challenge reports, timeout |
  * | Capturerequired | Completed, Cancelled                                      | capture / further evaluate, cancel, window end |
  */
 export const TRANSITIONS: Readonly<Record<OrderStatusName, readonly OrderStatusName[]>> = {
   Draft: ['Processing', 'Onhold', 'Capturerequired', 'Completed', 'Declined', 'Problem'],
   Processing: ['Processing', 'Capturerequired', 'Completed', 'Cancelled'],
-  Onhold: ['Onhold', 'Capturerequired', 'Completed', 'Declined', 'Cancelled'],
+  Onhold: ['Onhold', 'Capturerequired', 'Completed', 'Declined', 'Cancelled', 'Problem'],
   Capturerequired: ['Completed', 'Cancelled'],
   Completed: [],
   Returned: [],

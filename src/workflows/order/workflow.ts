@@ -3,11 +3,11 @@ import type { CallerDeadline, OrderWorkflowInput } from '../../domain/orders/con
 import { FAILURE } from '../../domain/orders/failures';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { cancel, capture, challenge } from './commands';
-import { firstEvaluate, furtherEvaluate, SETTLE_UNANSWERED_CHARGE } from './evaluate';
+import { firstEvaluate, furtherEvaluate } from './evaluate';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderStateQuery } from './messages';
 import { Order } from './order';
 import { awaitCapture, awaitChallenge, type Phase, runAsyncRetries } from './phases';
-import { reverseUnsettledCharge } from './steps';
+import { reverseUnsettledCharge, SETTLE_UNANSWERED_CHARGE } from './steps';
 import { isFinal } from './transitions';
 
 /** The phase that runs while the order waits in each non-final status after its first evaluate. */
@@ -57,13 +57,18 @@ export async function orderWorkflow(
     evaluateUpdate,
     (input) =>
       order.exclusive(async () => {
+        const key = input.idempotencyKey;
         if (!order.evaluated) {
+          if (key) order.firstEvaluateKeys.add(key);
           order.firstAnswer = await firstEvaluate(order, input);
           return order.firstAnswer;
         }
-        // The first evaluate again (same key): its answer, not a further evaluate (which may capture).
-        const first = order.evaluation?.idempotencyKey;
-        if (first && input.idempotencyKey === first && order.firstAnswer) return order.firstAnswer;
+        // The first evaluate again (any key it was sent under, a retry's that resumed it too): its
+        // answer, not a further evaluate (which may capture).
+        if (key && order.firstAnswer) {
+          if (key === order.evaluation?.idempotencyKey) return order.firstAnswer;
+          if (order.firstEvaluateKeys.has(key) && wf.patched(SETTLE_UNANSWERED_CHARGE)) return order.firstAnswer;
+        }
         return furtherEvaluate(order);
       }),
     { validator: (input) => admit(false, input) },
@@ -85,15 +90,19 @@ export async function orderWorkflow(
     await wf.condition(wf.allHandlersFinished);
     if (!order.evaluated) {
       if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
-        const processorSaid = await order.exclusive(() => reverseUnsettledCharge(order));
-        wf.log.warn('unevaluated order closes; the charge it sent was asked again, and undone if approved', {
-          processorSaid,
-        });
+        const settlement = await order.exclusive(() => reverseUnsettledCharge(order));
+        if (settlement === 'unsettled') {
+          wf.log.error('unevaluated order closes with its charge unsettled (docs/runbook.md)', {});
+          return { status: 'Draft' };
+        }
+        wf.log.warn('unevaluated order closes; the charge it sent was asked again', { settlement });
         // The API may start the externalOrderId afresh (src/orders/unevaluated-run.ts).
         return { status: 'Draft', chargeSettled: true };
       }
       return { status: 'Draft' };
     }
+    // Taken up just before the hour ended and decided: the order goes on (before, the run closed under it).
+    if (!wf.patched(SETTLE_UNANSWERED_CHARGE)) return { status: 'Draft' };
     order.closing = false;
   }
   for (let status = order.state.status; !isFinal(status); status = order.state.status) {

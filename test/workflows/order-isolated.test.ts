@@ -5,7 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { OrderActivities } from '../../src/activities/orders';
 import type { ProcessorActivities } from '../../src/activities/processor';
-import type { ChargeInput, ChargeResult, PersistOrderInput } from '../../src/domain/orders/contracts';
+import type { ChargeInput, ChargeResult, OrderResume, PersistOrderInput } from '../../src/domain/orders/contracts';
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
 import { OrderClient } from '../../src/orders/order-client';
@@ -67,7 +67,7 @@ describe('order workflow with fake activities', () => {
     return worker.runUntil(run(taskQueue));
   }
 
-  const start = (taskQueue: string) =>
+  const start = (taskQueue: string, resume?: OrderResume) =>
     env.client.workflow.start(orderWorkflow, {
       taskQueue,
       workflowId: `order:isolated:${randomUUID()}`,
@@ -79,6 +79,7 @@ describe('order workflow with fake activities', () => {
           partnerId: randomUUID(),
           externalOrderId: `ext-${randomUUID()}`,
           isTestMode: true,
+          ...(resume ? { resume } : {}),
         },
       ],
     });
@@ -243,8 +244,8 @@ describe('order workflow with fake activities', () => {
       ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
         ([c]) => (c as ChargeInput).idempotencyKey,
       );
-    const started = async (taskQueue: string) => {
-      const handle = await start(taskQueue);
+    const started = async (taskQueue: string, resume?: OrderResume) => {
+      const handle = await start(taskQueue, resume);
       trackHistory('order', handle.workflowId);
       return handle;
     };
@@ -335,6 +336,48 @@ describe('order workflow with fake activities', () => {
         expect(activities.processorVoid).not.toHaveBeenCalled();
       },
     );
+
+    it('a new attempt on a declined order whose charge nobody retried is left to the next attempt, not undone', async () => {
+      const { activities } = fakes({ processorCharge: unansweredThen(3, approved) });
+      const resume: OrderResume = {
+        status: 'Declined',
+        version: 2,
+        serviceAttempts: 1,
+        createdAtUtc: new Date().toISOString(),
+      };
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue, resume);
+        const first = await handle
+          .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date(), { attemptCount: 2 })] })
+          .catch((e: unknown) => e);
+        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        // The order exists (Declined): the merchant's next attempt starts a run from its serviceAttempts
+        // and re-sends :charge:2, recording the processor's first answer; undoing it here would let
+        // that attempt record a charge already refunded.
+        expect(await handle.result()).toEqual({ status: 'Draft' });
+      });
+      expect(chargeKeys(activities).map((k) => k.replace(/^.*:charge:/, ''))).toEqual(['2', '2', '2']);
+      expect(activities.processorRefund).not.toHaveBeenCalled();
+      expect(activities.processorVoid).not.toHaveBeenCalled();
+    });
+
+    it('a charge after a passed challenge answered "unavailable" leaves the order a Problem, not Declined', async () => {
+      let calls = 0;
+      const { activities } = fakes({
+        processorCharge: jest.fn(async (): Promise<ChargeResult> => {
+          calls += 1;
+          return calls === 1 ? { result: 'challenge_required' } : { result: 'unavailable' };
+        }),
+      });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue);
+        await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] });
+        expect(await handle.executeUpdate(challengeUpdate, { args: [{ result: 'passed' }] })).toMatchObject({
+          status: 'Problem',
+        });
+        expect(await handle.result()).toEqual({ status: 'Problem' });
+      });
+    });
 
     it('a Sync MIT evaluate that resumed the charge under another key answers both keys as the first, never captures', async () => {
       const { activities } = fakes({ processorCharge: unansweredThen(3, approved) });

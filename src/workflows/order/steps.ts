@@ -91,6 +91,9 @@ export async function reverseUnsettledCharge(order: Order): Promise<Settlement> 
 export async function chargeAfterChallenge(order: Order, api: ProcessorApi): Promise<void> {
   const charged = await charge(order, api, true);
   if (charged.result === 'approved') await approve(order, charged.authorizationId, 'approved after the challenge');
+  // "Unavailable" says nothing of the money (a PaymentIntent still processing): not a decline.
+  else if (charged.result === 'unavailable')
+    await order.commit({ status: 'Problem' }, 'processor unavailable after the challenge');
   else
     await order.commit({ status: 'Declined', outcome: 'DECLINED' }, `processor ${charged.result} after the challenge`);
 }

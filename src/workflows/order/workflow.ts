@@ -89,7 +89,9 @@ export async function orderWorkflow(
     order.closing = true;
     await wf.condition(wf.allHandlersFinished);
     if (!order.evaluated) {
-      if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
+      // Not on a new attempt of a declined order: that order exists, and the merchant's next
+      // attempt re-sends this charge under its key and records what the processor answers.
+      if (order.unsettledCharge !== null && !start.resume && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
         const settlement = await order.exclusive(() => reverseUnsettledCharge(order));
         if (settlement === 'unsettled') {
           wf.log.error('unevaluated order closes with its charge unsettled (docs/runbook.md)', {});

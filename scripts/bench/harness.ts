@@ -21,6 +21,7 @@ import { createLogger } from '../../src/logger';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { installTemporalLogging, startWorkerWithRelay } from '../../src/worker';
+import { ManagedProcess } from '../cluster/processes';
 import { ensureTemporalCli } from '../tools/temporal-cli';
 import { startTemporalDevServer } from '../tools/temporal-dev-server';
 
@@ -60,6 +61,8 @@ export interface LocalStack {
   client: Client;
   /** The SDK's worker metrics (Prometheus text): slots, task latencies, RPC latencies. */
   metricsUrl: string;
+  /** With `workerProcess`: the worker's own process (its pid), as `npm start` runs it. */
+  workerPid?: () => number | undefined;
 }
 
 export interface LocalStackOptions {
@@ -67,6 +70,11 @@ export interface LocalStackOptions {
   workflowsPath?: string;
   /** Bench-only routes mounted after the API's own, behind its middleware. */
   extraRoutes?: (client: Client, taskQueue: string) => ReturnType<Router['routes']>;
+  /**
+   * Run the worker (and its outbox relay) as a process of its own, src/worker.ts as `npm start`
+   * runs it, instead of in this process: the two cores are used, and its memory is its own.
+   */
+  workerProcess?: boolean;
 }
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
@@ -134,8 +142,27 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   stops.push({ name: 'Temporal client', stop: () => connection.close() });
   await registerSearchAttributes(connection, config.temporal.namespace);
 
-  say('worker: bundling workflows and starting');
   const metricsPort = await freePort();
+  if (options.workerProcess) {
+    say('worker: starting its process (src/worker.ts)');
+    const worker = await startWorkerProcess(workDir, pg.url, temporal.address, config, apiDb);
+    stops.push({ name: 'worker process', stop: () => worker.stop() });
+    const api = await listen({ config, db: apiDb, temporal: connection, temporalClient: client, logger }, HOST, 0);
+    stops.push({ name: 'API', stop: () => closeServer(api) });
+    checkInterrupted();
+    return {
+      config,
+      apiDb,
+      workerDb,
+      pgUrl: pg.url,
+      logger,
+      client,
+      apiUrl: `http://${HOST}:${portOf(api)}`,
+      metricsUrl: `http://${HOST}:${metricsPort}/metrics`, // not served: the worker process has its own
+      workerPid: () => worker.pid,
+    };
+  }
+  say('worker: bundling workflows and starting');
   installTemporalLogging(logger, `${HOST}:${metricsPort}`);
   // The outbox relay runs beside the worker (as in `npm start`): its event polling is part of the load.
   const worker = await startWorkerWithRelay({
@@ -170,6 +197,36 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     client,
     metricsUrl: `http://${HOST}:${metricsPort}/metrics`,
   };
+}
+
+/** src/worker.ts in a process of its own, on this stack (started once its heartbeat row is there). */
+async function startWorkerProcess(
+  workDir: string,
+  databaseUrl: string,
+  temporalAddress: string,
+  config: LocalStack['config'],
+  db: Db,
+): Promise<ManagedProcess> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    FC_ENVIRONMENT: 'sandbox',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    MIGRATE_ON_START: 'false',
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: config.temporal.namespace,
+    TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+  };
+  for (const name of Object.keys(env)) if (/^(TEMPORAL_(TLS|API_KEY|METRICS)|METRICS_)/.test(name)) delete env[name];
+  const worker = new ManagedProcess({
+    kind: 'worker',
+    name: 'bench-worker',
+    env,
+    logFile: path.join(workDir, 'worker.log'),
+    ready: async (pid) => Boolean(await db('worker_heartbeats').where({ pid }).first('id')),
+  });
+  await worker.start();
+  return worker;
 }
 
 /** As src/api/server.ts `listen` (the app and its process lease), with bench-only routes added. */

@@ -19,8 +19,9 @@ import {
  * on every attempt, so each stays open on its retry timers, then waits for every first retry
  * (RETRY_OFFSETS_MS[0] = 1 minute after acceptance, the production schedule unchanged) to fire.
  * At each checkpoint (BENCH_CHECKPOINTS, default 1k and 10k, and always the last order) it prints
- * the Node process's memory (API and worker in one process), the Postgres database size and the
- * Temporal dev server's running workflows and memory (its SQLite is in memory).
+ * the worker's memory (API and worker in this one process; with BENCH_WORKER_PROCESS=1 the worker
+ * runs as a process of its own, as `npm start` runs it, and its RSS is that process's), the
+ * Postgres database size and the Temporal dev server's running workflows and memory.
  * docs/benchmarks.md.
  */
 
@@ -31,13 +32,18 @@ const CHECKPOINTS = [
 ];
 const DECLINES_ALWAYS = '4000000000009995'; // sandbox: insufficient funds on every attempt (docs/sandbox.md)
 const FIRST_RETRY_MS = RETRY_OFFSETS_MS[0] as number;
+const WORKER_PROCESS = process.env.BENCH_WORKER_PROCESS === '1';
 
 interface Checkpoint {
   label: string;
   orders: number;
   seconds: number;
+  /** The worker's RSS: this process's, or with BENCH_WORKER_PROCESS=1 the worker process's. */
   rssMiB: number;
+  /** This process's heap (API and, unless in its own process, the worker). */
   heapMiB: number;
+  /** This process's RSS when the worker has its own process (the API and the load). */
+  apiRssMiB: number | undefined;
   pgMiB: number;
   running: number;
   temporalRssMiB: number | undefined;
@@ -46,7 +52,7 @@ interface Checkpoint {
 async function main(): Promise<void> {
   say(machineLine());
   say(`${ORDERS} async MIT orders, ${CONCURRENCY} at a time; checkpoints at ${CHECKPOINTS.join(', ')}`);
-  const { apiUrl, apiDb: db, client } = await startLocalStack();
+  const { apiUrl, apiDb: db, client, workerPid } = await startLocalStack({ workerProcess: WORKER_PROCESS });
   const { bearer, tokenizationKey, newBearer } = await seedMerchant(db, apiUrl);
   const card = await post(
     `${apiUrl}/v1/tokenize`,
@@ -91,7 +97,7 @@ async function main(): Promise<void> {
     const c = await measure(label, orders, (performance.now() - started) / 1000);
     checkpoints.push(c);
     say(
-      `${label}: ${orders} orders, ${c.seconds.toFixed(0)} s, Node RSS ${c.rssMiB.toFixed(0)} MiB (heap ${c.heapMiB.toFixed(0)}), Postgres ${c.pgMiB.toFixed(0)} MiB, running workflows ${c.running}, dev server RSS ${c.temporalRssMiB?.toFixed(0) ?? '?'} MiB`,
+      `${label}: ${orders} orders, ${c.seconds.toFixed(0)} s, worker RSS ${c.rssMiB.toFixed(0)} MiB (${WORKER_PROCESS ? `its own process; API process ${c.apiRssMiB?.toFixed(0)} MiB, heap` : 'API and worker in one process, heap'} ${c.heapMiB.toFixed(0)}), Postgres ${c.pgMiB.toFixed(0)} MiB, running workflows ${c.running}, dev server RSS ${c.temporalRssMiB?.toFixed(0) ?? '?'} MiB`,
     );
   };
   const measure = async (label: string, orders: number, seconds: number): Promise<Checkpoint> => {
@@ -103,8 +109,9 @@ async function main(): Promise<void> {
       label,
       orders,
       seconds,
-      rssMiB: mem.rss / 2 ** 20,
+      rssMiB: WORKER_PROCESS ? (rssMiBOf(workerPid?.()) ?? Number.NaN) : mem.rss / 2 ** 20,
       heapMiB: mem.heapUsed / 2 ** 20,
+      apiRssMiB: WORKER_PROCESS ? mem.rss / 2 ** 20 : undefined,
       pgMiB: Number(rows[0].size) / 2 ** 20,
       running: running.count,
       temporalRssMiB: devServerRssMiB(),
@@ -181,18 +188,18 @@ async function main(): Promise<void> {
 
   const out = [
     '',
-    '| checkpoint | orders | s since start | Node RSS MiB | Node heap MiB | Postgres MiB | running workflows | dev server RSS MiB |',
-    '| :-- | --: | --: | --: | --: | --: | --: | --: |',
+    `| checkpoint | orders | s since start | worker RSS MiB${WORKER_PROCESS ? ' (own process) | API process RSS MiB' : ''} | Node heap MiB | Postgres MiB | running workflows | dev server RSS MiB |`,
+    `| :-- | --: | --: | --: | --: | --: | --: | --: |${WORKER_PROCESS ? ' --: |' : ''}`,
     ...checkpoints.map(
       (c) =>
-        `| ${c.label} | ${c.orders} | ${c.seconds.toFixed(0)} | ${c.rssMiB.toFixed(0)} | ${c.heapMiB.toFixed(0)} | ${c.pgMiB.toFixed(0)} | ${c.running} | ${c.temporalRssMiB?.toFixed(0) ?? '?'} |`,
+        `| ${c.label} | ${c.orders} | ${c.seconds.toFixed(0)} | ${c.rssMiB.toFixed(0)}${WORKER_PROCESS ? ` | ${c.apiRssMiB?.toFixed(0)}` : ''} | ${c.heapMiB.toFixed(0)} | ${c.pgMiB.toFixed(0)} | ${c.running} | ${c.temporalRssMiB?.toFixed(0) ?? '?'} |`,
     ),
     '',
     `opening: ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)}/s, ${CONCURRENCY} callers; ${retriedAfter5xx} retries after a 503 or 500, ${renewals} token renewals)`,
     `first retries: ${fired} of ${opened} fired; all by ${allFiredSeconds.toFixed(1)} s after the first order, ${(allFiredSeconds - openSeconds).toFixed(1)} s after the last was opened (due ${FIRST_RETRY_MS / 1000} s after each acceptance)`,
     `first retry lateness against schedule, s: p50 ${p50}, p99 ${p99}, max ${max}`,
     `largest tables: ${tables.map((t: { relname: string; size: string }) => `${t.relname} ${(Number(t.size) / 2 ** 20).toFixed(1)} MiB`).join(', ')}`,
-    `Node RSS at ${ORDERS} orders vs at each earlier checkpoint: ${rssRatios(checkpoints)}`,
+    `worker RSS at ${ORDERS} orders vs at each earlier checkpoint: ${rssRatios(checkpoints)}`,
     '',
   ];
   process.stdout.write(out.join('\n'));
@@ -211,16 +218,22 @@ function rssRatios(checkpoints: Checkpoint[]): string {
 function devServerRssMiB(): number | undefined {
   try {
     const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/);
-    for (const pid of children) {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      if (!/^Name:\s+temporal/m.test(status)) continue;
-      const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]);
-      return kb / 1024;
-    }
+    for (const pid of children)
+      if (/^Name:\s+temporal/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'))) return rssMiBOf(Number(pid));
   } catch {
     // not Linux
   }
   return undefined;
+}
+
+/** A process's resident memory (Linux /proc), in MiB. */
+function rssMiBOf(pid: number | undefined): number | undefined {
+  try {
+    const kb = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return pid === undefined || Number.isNaN(kb) ? undefined : kb / 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 runBench(main);

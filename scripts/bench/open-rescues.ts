@@ -33,6 +33,7 @@ const CHECKPOINTS = [
 const DECLINES_ALWAYS = '4000000000009995'; // sandbox: insufficient funds on every attempt (docs/sandbox.md)
 const FIRST_RETRY_MS = RETRY_OFFSETS_MS[0] as number;
 const WORKER_PROCESS = process.env.BENCH_WORKER_PROCESS === '1';
+const RETRY_5XX_FOR_MS = 600_000; // how long one evaluate is retried on 5xx before the bench fails
 
 interface Checkpoint {
   label: string;
@@ -130,10 +131,16 @@ async function main(): Promise<void> {
       const request = body();
       let res = await send(request);
       // 503 503010 ("nothing was decided") and 500 500010 ("not decided yet") both mean retry with
-      // the same key (a loaded machine), as a merchant would.
-      for (let retry = 1; (res.status === 503 || res.status === 500) && retry <= 5 && !isInterrupted(); retry++) {
+      // the same key (a loaded machine), as a merchant would: backing off up to 10 s between tries,
+      // for as long as the hour-old orders' retries crowd the opening, within a 10-minute deadline.
+      const giveUpAt = Date.now() + RETRY_5XX_FOR_MS;
+      for (
+        let retry = 1;
+        (res.status === 503 || res.status === 500) && Date.now() < giveUpAt && !isInterrupted();
+        retry++
+      ) {
         retriedAfter5xx += 1;
-        await new Promise((r) => setTimeout(r, 1_000 * retry));
+        await new Promise((r) => setTimeout(r, Math.min(10_000, 1_000 * retry)));
         res = await send(request);
       }
       if (res.status !== 200 || res.body.outcome !== 'SUBMITTED') {

@@ -5,11 +5,13 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { OrderActivities } from '../../src/activities/orders';
 import type { ProcessorActivities } from '../../src/activities/processor';
+import { DEFAULT_MERCHANT_SETTINGS } from '../../src/domain/merchant-settings';
 import type { ChargeInput, ChargeResult, OrderResume, PersistOrderInput } from '../../src/domain/orders/contracts';
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
+import { retryTimes } from '../../src/domain/orders/retry-schedule';
 import { OrderClient } from '../../src/orders/order-client';
-import { captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
+import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
 import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { evaluateInput } from '../helpers/orders';
 import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
@@ -482,6 +484,114 @@ describe('order workflow with fake activities', () => {
         ['Onhold', ['challenge.passed']],
         ['Completed', ['order.completed']],
       ]);
+    });
+
+    describe('on an async MIT retry', () => {
+      const asyncMit = async () =>
+        evaluateInput(card, new Date(await env.currentTimeMs()), {
+          flow: 'ASYNC_MIT',
+          isMIT: true,
+          isRecurring: true,
+          intervalCount: 1,
+        });
+      const attemptOf = (key: string) => Number(key.replace(/^.*:charge:/, ''));
+      const softDecline: ChargeResult = { result: 'soft_decline', code: '51' };
+      /**
+       * Declines every attempt but `unanswered`, which goes unanswered `tries` times (or until
+       * `answering.now` is set), then is approved.
+       */
+      const processorFor = (unanswered: number, tries: number, answering = { now: false }) => {
+        let left = tries;
+        return jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
+          if (attemptOf(input.idempotencyKey) !== unanswered) return softDecline;
+          if (left-- > 0 && !answering.now) throw new Error('processor read timeout');
+          return approved(input);
+        });
+      };
+      const hoursToLastWrite = (persisted: PersistOrderInput[]) => {
+        const last = persisted.at(-1)?.state;
+        return last ? (Date.parse(last.updatedAtUtc) - Date.parse(last.createdAtUtc)) / 3_600_000 : Number.NaN;
+      };
+
+      it('a charge the processor never answers is let go after its bound and sent again under its key at the next retry', async () => {
+        const { activities, persisted } = fakes({ processorCharge: processorFor(2, 12) });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          expect(await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] })).toMatchObject({
+            outcome: 'SUBMITTED',
+          });
+          expect(await handle.result()).toEqual({ status: 'Completed' });
+        });
+        // Retry 2 (+1 h) is tried 12 times and let go; retry 3 (+6 h) sends attempt 2 again, never attempt 3.
+        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, ...Array(13).fill(2)]);
+        expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
+          ['Processing', 0],
+          ['Processing', 1],
+          ['Completed', 2],
+        ]);
+        expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(6); // by retry 3, not by the 13th try of retry 2
+      });
+
+      it('a cancel while the charge is unanswered sends it again first: rescued, the cancel is refused', async () => {
+        const answering = { now: false };
+        const { activities, persisted } = fakes({
+          processorCharge: processorFor(2, Number.POSITIVE_INFINITY, answering),
+        });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
+          // Retry 2 fires at 1 hour and is let go about 25 minutes later; retry 3 is at 6 hours.
+          await env.sleep('3 hours');
+          expect(chargeKeys(activities).map(attemptOf)).toEqual([1, ...Array(12).fill(2)]);
+          answering.now = true;
+          const cancelled = await handle.executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] });
+          expect(cancelled).toEqual({ kind: 'refused', reason: 'not_cancellable', status: 'Completed' });
+          expect(await handle.result()).toEqual({ status: 'Completed' });
+        });
+        expect(activities.processorVoid).not.toHaveBeenCalled();
+        expect(persisted.map((p) => p.state.status)).toEqual(['Processing', 'Processing', 'Completed']);
+        expect(hoursToLastWrite(persisted)).toBeLessThan(6); // by the cancel, not by retry 3
+      });
+
+      it('a cancel while the charge is unanswered and the processor still does not answer changes nothing: try again', async () => {
+        const answering = { now: false };
+        const { activities, persisted } = fakes({
+          processorCharge: processorFor(2, Number.POSITIVE_INFINITY, answering),
+        });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
+          await env.sleep('3 hours');
+          const refused = await handle
+            .executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] })
+            .catch((e: unknown) => e);
+          expect(failureTypeOf(refused)).toBe(FAILURE.chargeOutcomeUnknown);
+          answering.now = true;
+          // Retry 3 (+6 h) sends the same charge again and is answered.
+          expect(await handle.result()).toEqual({ status: 'Completed' });
+        });
+        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, ...Array(16).fill(2)]);
+        expect(persisted.map((p) => p.state.status)).toEqual(['Processing', 'Processing', 'Completed']);
+      });
+
+      it("the last retry still unanswered at the window's end leaves a Problem, never an expiry over a possible charge", async () => {
+        // The default window (7 days) holds 7 retries: the last is attempt 7.
+        const last = retryTimes(0, DEFAULT_MERCHANT_SETTINGS.defaultExpiryHours * 3_600_000).length;
+        const { activities, persisted } = fakes({
+          processorCharge: processorFor(last, Number.POSITIVE_INFINITY),
+        });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
+          expect(await handle.result()).toEqual({ status: 'Problem' });
+        });
+        const attempts = chargeKeys(activities).map(attemptOf);
+        // The last retry let go after 12 tries, then 12 more at the window's end.
+        expect(attempts).toEqual([...Array.from({ length: last - 1 }, (_, i) => i + 1), ...Array(24).fill(last)]);
+        expect(activities.processorVoid).not.toHaveBeenCalled();
+        expect(persisted.at(-1)?.state).toMatchObject({ status: 'Problem', serviceAttempts: last - 1 });
+        expect(persisted.at(-1)?.events).toEqual([]);
+      }, 240_000);
     });
   });
 });

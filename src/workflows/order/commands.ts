@@ -10,7 +10,15 @@ import type {
 import { isCancellable } from '../../domain/orders/status';
 import { processorWhileWaiting } from './activities';
 import type { Order } from './order';
-import { captureAuthorized, chargeAfterChallenge, expire, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
+import {
+  BOUND_RETRY_CHARGES,
+  captureAuthorized,
+  chargeAfterChallenge,
+  expire,
+  retryCharge,
+  SETTLE_UNANSWERED_CHARGE,
+  voidAuthorization,
+} from './steps';
 
 /** The merchant's commands on an evaluated order (each runs alone: see Order.exclusive). */
 
@@ -35,8 +43,14 @@ export async function capture(order: Order, amount: number | null): Promise<Capt
 
 /** Cancel and external-cancel: one operation on one order; a repeat is a no-op. */
 export async function cancel(order: Order, { via }: CancelInput): Promise<CancelResult> {
+  if (order.state.status === 'Cancelled' && order.state.cancelledAtUtc)
+    return { kind: 'cancelled', status: 'Cancelled' };
+  // An async MIT retry's charge sent and not answered may have taken the money: its answer moves
+  // the order first (sent again under its key), and the cancel applies to what that leaves (a
+  // rescued sale is not cancellable; a refund reverses it). Still unanswered: "try again" (500010).
+  if (order.unsettledCharge !== null && order.state.status === 'Processing' && wf.patched(BOUND_RETRY_CHARGES))
+    await retryCharge(order, processorWhileWaiting);
   const s = order.state;
-  if (s.status === 'Cancelled' && s.cancelledAtUtc) return { kind: 'cancelled', status: 'Cancelled' };
   if (!isCancellable(s.flow, s.status)) return refused(order, 'not_cancellable');
   // A void: stops a rescue not yet captured. It never reverses a settled charge (refund does).
   await voidAuthorization(order);

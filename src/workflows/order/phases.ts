@@ -1,11 +1,18 @@
 import * as wf from '@temporalio/workflow';
-import { FAILURE } from '../../domain/orders/failures';
 import { retryTimes } from '../../domain/orders/retry-schedule';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { processor, processorSettling } from './activities';
 import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
-import { approve, charge, chargeAfterChallenge, expire, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
+import {
+  BOUND_RETRY_CHARGES,
+  chargeAfterChallenge,
+  expire,
+  isOutcomeUnknown,
+  retryCharge,
+  SETTLE_UNANSWERED_CHARGE,
+  voidAuthorization,
+} from './steps';
 
 /**
  * What the workflow does on its own while an order waits in a status: one phase per waiting
@@ -25,28 +32,35 @@ export const runAsyncRetries: Phase = async (order) => {
     if (await leaves(order, 'Processing', new Date(at))) return; // cancelled meanwhile
     const done = await order.exclusive(async () => {
       if (order.state.status !== 'Processing') return true;
-      const attempt = order.state.serviceAttempts + 1;
-      const result = await charge(order, processor);
-      if (result.result === 'approved') {
-        await approve(order, result.authorizationId, `rescued on retry ${attempt}`);
-        return true;
-      }
-      if (result.result === 'hard_decline') {
-        await expire(order, `hard decline ${result.code} on retry ${attempt}: never retried`);
-        return true;
-      }
-      const code = 'code' in result ? result.code : null;
-      await order.commit(
-        { responseCode: code ?? order.state.responseCode },
-        `retry ${attempt}: ${result.result}${code ? ` ${code}` : ''}`,
-      );
-      return false;
+      if (!wf.patched(BOUND_RETRY_CHARGES)) return retryCharge(order, processor);
+      // Bounded, so a processor replaying a stored failure under the key cannot hold the order
+      // (a cancel, the window's end) for ever. Unanswered, the same charge is sent again under its
+      // key at the next retry time: the attempt advances only on an answer.
+      return retryCharge(order, processorSettling).catch((err: unknown) => {
+        if (!isOutcomeUnknown(err)) throw err;
+        wf.log.warn('async MIT retry unanswered: sent again under its key at the next retry', {
+          orderId: order.state.orderId,
+          attempt: order.unsettledCharge,
+        });
+        return false;
+      });
     });
     if (done) return;
   }
   if (await leaves(order, 'Processing', windowEnd)) return;
   await order.exclusive(async () => {
-    if (order.state.status === 'Processing') await expire(order, 'rescue window ended', windowEnd);
+    if (order.state.status !== 'Processing') return;
+    // The last retry's charge still unanswered: its answer, not the clock, decides the order (it
+    // was sent inside the window). A processor that will not say leaves a Problem for an operator.
+    if (order.unsettledCharge !== null && wf.patched(BOUND_RETRY_CHARGES)) {
+      const over = await retryCharge(order, processorSettling).catch(async (err: unknown) => {
+        if (!isOutcomeUnknown(err)) throw err;
+        await order.commit({ status: 'Problem' }, 'the last retry went unanswered at the end of the window');
+        return true;
+      });
+      if (over) return;
+    }
+    await expire(order, 'rescue window ended', windowEnd);
   });
 };
 
@@ -61,7 +75,7 @@ export const awaitChallenge: Phase = async (order) => {
     // leaves the order a Problem for an operator (docs/runbook.md), never silently cancelled.
     if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
       await chargeAfterChallenge(order, processorSettling).catch(async (err: unknown) => {
-        if (!(err instanceof wf.ApplicationFailure && err.type === FAILURE.chargeOutcomeUnknown)) throw err;
+        if (!isOutcomeUnknown(err)) throw err;
         await order.commit({ status: 'Problem' }, 'the charge after the challenge went unanswered');
       });
       return;

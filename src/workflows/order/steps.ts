@@ -87,6 +87,34 @@ export async function reverseUnsettledCharge(order: Order): Promise<Settlement> 
   return 'undone';
 }
 
+/** Patch id (docs/changing-workflows.md): async MIT retries charge within a bound, never for ever. */
+export const BOUND_RETRY_CHARGES = 'bound-retry-charges';
+
+/** A charge that went unanswered (the processor's outcome is not known). */
+export function isOutcomeUnknown(err: unknown): boolean {
+  return err instanceof wf.ApplicationFailure && err.type === FAILURE.chargeOutcomeUnknown;
+}
+
+/** An async MIT retry's charge and the order it moves: true once the rescue is over. */
+export async function retryCharge(order: Order, api: ProcessorApi): Promise<boolean> {
+  const attempt = order.state.serviceAttempts + 1;
+  const result = await charge(order, api);
+  if (result.result === 'approved') {
+    await approve(order, result.authorizationId, `rescued on retry ${attempt}`);
+    return true;
+  }
+  if (result.result === 'hard_decline') {
+    await expire(order, `hard decline ${result.code} on retry ${attempt}: never retried`);
+    return true;
+  }
+  const code = 'code' in result ? result.code : null;
+  await order.commit(
+    { responseCode: code ?? order.state.responseCode },
+    `retry ${attempt}: ${result.result}${code ? ` ${code}` : ''}`,
+  );
+  return false;
+}
+
 /** The charge after a passed challenge, and the order it decides. */
 export async function chargeAfterChallenge(order: Order, api: ProcessorApi): Promise<void> {
   const charged = await charge(order, api, true);

@@ -7,13 +7,13 @@ import type { OrderStatusName } from '../../domain/orders/status';
  *
  * | from            | to                                                        | by                                    |
  * | Draft           | Processing, Onhold, Capturerequired, Completed, Declined, Problem | the first evaluate            |
- * | Processing      | Processing (a retry's result), Capturerequired, Completed, Cancelled | async MIT retries, expiry, cancel |
+ * | Processing      | Processing (a retry's result), Capturerequired, Completed, Cancelled, Problem | async MIT retries, expiry, cancel |
  * | Onhold          | Onhold (attempted/passed), Capturerequired, Completed, Declined, Cancelled, Problem | challenge reports, timeout |
  * | Capturerequired | Completed, Cancelled                                      | capture / further evaluate, cancel, window end |
  */
 export const TRANSITIONS: Readonly<Record<OrderStatusName, readonly OrderStatusName[]>> = {
   Draft: ['Processing', 'Onhold', 'Capturerequired', 'Completed', 'Declined', 'Problem'],
-  Processing: ['Processing', 'Capturerequired', 'Completed', 'Cancelled'],
+  Processing: ['Processing', 'Capturerequired', 'Completed', 'Cancelled', 'Problem'],
   Onhold: ['Onhold', 'Capturerequired', 'Completed', 'Declined', 'Cancelled', 'Problem'],
   Capturerequired: ['Completed', 'Cancelled'],
   Completed: [],

@@ -12,6 +12,7 @@ import { FAILURE } from '../../src/domain/orders/failures';
 import { retryTimes } from '../../src/domain/orders/retry-schedule';
 import { OrderClient } from '../../src/orders/order-client';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
+import { eventually } from '../helpers/eventually';
 import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { evaluateInput } from '../helpers/orders';
 import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
@@ -203,6 +204,44 @@ describe('order workflow with fake activities', () => {
       expect(accepted).toHaveLength(2); // the evaluate and the first capture; the rejected one left no trace
     });
     expect(activities.processorCapture).toHaveBeenCalledTimes(1);
+  });
+
+  it("an evaluate still running when the first evaluate's hour ends decides the order, and the order goes on", async () => {
+    // The charge is held until the hour's timer has fired, so the evaluate straddles the hour's end.
+    let chargeStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      chargeStarted = resolve;
+    });
+    let releaseCharge: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      releaseCharge = resolve;
+    });
+    const { activities } = fakes({
+      processorCharge: jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
+        chargeStarted();
+        await released;
+        return { result: 'approved', authorizationId: `auth-${input.idempotencyKey}` };
+      }),
+    });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue);
+      trackHistory('order', handle.workflowId);
+      await env.sleep(60 * 60_000 - 5_000);
+      const authorize = evaluateInput(card, new Date(await env.currentTimeMs()), { transactionType: 'AUTHORIZATION' });
+      const answer = handle.executeUpdate(evaluateUpdate, { args: [authorize] });
+      await started;
+      await eventually(
+        async () => (await handle.fetchHistory()).events?.some((e) => e.timerFiredEventAttributes) ?? false,
+        (fired) => fired,
+        { describe: "the first evaluate's hour to end", timeoutMs: 30_000 },
+      );
+      releaseCharge();
+      expect(await answer).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 'Capturerequired' });
+      // The run did not close under the order: its capture is taken.
+      const captured = await handle.executeUpdate(captureUpdate, { args: [{ amount: null }] });
+      expect(captured).toMatchObject({ kind: 'captured', status: 'Completed' });
+      expect(await handle.result()).toEqual({ status: 'Completed' });
+    });
   });
 
   it('async MIT: a processor that keeps failing on a retry is retried with the same key, then the rescue goes on', async () => {

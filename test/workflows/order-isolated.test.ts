@@ -571,17 +571,25 @@ describe('order workflow with fake activities', () => {
         expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(6); // by retry 3, not by the 13th try of retry 2
       });
 
-      it('a cancel while the charge is unanswered sends it again first: rescued, the cancel is refused', async () => {
+      /** An async MIT order whose retry 2 went unanswered and was let go, 3 hours in; then `act`. */
+      const withUnansweredRetry = async (
+        act: (handle: Awaited<ReturnType<typeof start>>, answering: { now: boolean }) => Promise<void>,
+      ) => {
         const answering = { now: false };
-        const { activities, persisted } = fakes({
-          processorCharge: processorFor(2, Number.POSITIVE_INFINITY, answering),
-        });
-        await withWorker(activities, async (taskQueue) => {
+        const fx = fakes({ processorCharge: processorFor(2, Number.POSITIVE_INFINITY, answering) });
+        await withWorker(fx.activities, async (taskQueue) => {
           const handle = await started(taskQueue);
           await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
           // Retry 2 fires at 1 hour and is let go about 25 minutes later; retry 3 is at 6 hours.
           await env.sleep('3 hours');
-          expect(chargeKeys(activities).map(attemptOf)).toEqual([1, ...Array(12).fill(2)]);
+          expect(chargeKeys(fx.activities).map(attemptOf)).toEqual([1, ...Array(12).fill(2)]);
+          await act(handle, answering);
+        });
+        return fx;
+      };
+
+      it('a cancel while the charge is unanswered sends it again first: rescued, the cancel is refused', async () => {
+        const { activities, persisted } = await withUnansweredRetry(async (handle, answering) => {
           answering.now = true;
           const cancelled = await handle.executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] });
           expect(cancelled).toEqual({ kind: 'refused', reason: 'not_cancellable', status: 'Completed' });
@@ -593,14 +601,7 @@ describe('order workflow with fake activities', () => {
       });
 
       it('a cancel while the charge is unanswered and the processor still does not answer changes nothing: try again', async () => {
-        const answering = { now: false };
-        const { activities, persisted } = fakes({
-          processorCharge: processorFor(2, Number.POSITIVE_INFINITY, answering),
-        });
-        await withWorker(activities, async (taskQueue) => {
-          const handle = await started(taskQueue);
-          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
-          await env.sleep('3 hours');
+        const { activities, persisted } = await withUnansweredRetry(async (handle, answering) => {
           const refused = await handle
             .executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] })
             .catch((e: unknown) => e);

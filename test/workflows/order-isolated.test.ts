@@ -537,13 +537,17 @@ describe('order workflow with fake activities', () => {
       const softDecline: ChargeResult = { result: 'soft_decline', code: '51' };
       /**
        * Declines every attempt but `unanswered`, which goes unanswered `tries` times (or until
-       * `answering.now` is set), then is approved.
+       * `answering.now` is set), then is approved; `unavailable` answers "unavailable" instead of
+       * nothing (a PaymentIntent still processing).
        */
-      const processorFor = (unanswered: number, tries: number, answering = { now: false }) => {
+      const processorFor = (unanswered: number, tries: number, answering = { now: false }, unavailable = false) => {
         let left = tries;
         return jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
           if (attemptOf(input.idempotencyKey) !== unanswered) return softDecline;
-          if (left-- > 0 && !answering.now) throw new Error('processor read timeout');
+          if (left-- > 0 && !answering.now) {
+            if (unavailable) return { result: 'unavailable' };
+            throw new Error('processor read timeout');
+          }
           return approved(input);
         });
       };
@@ -588,16 +592,27 @@ describe('order workflow with fake activities', () => {
         return fx;
       };
 
-      it('a cancel while the charge is unanswered sends it again first: rescued, the cancel is refused', async () => {
+      it('a cancel while the charge is unanswered sends it again first and undoes an approval, then cancels', async () => {
         const { activities, persisted } = await withUnansweredRetry(async (handle, answering) => {
           answering.now = true;
           const cancelled = await handle.executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] });
-          expect(cancelled).toEqual({ kind: 'refused', reason: 'not_cancellable', status: 'Completed' });
-          expect(await handle.result()).toEqual({ status: 'Completed' });
+          expect(cancelled).toEqual({ kind: 'cancelled', status: 'Cancelled' });
+          expect(await handle.result()).toEqual({ status: 'Cancelled' });
         });
-        expect(activities.processorVoid).not.toHaveBeenCalled();
-        expect(persisted.map((p) => p.state.status)).toEqual(['Processing', 'Processing', 'Completed']);
-        expect(hoursToLastWrite(persisted)).toBeLessThan(6); // by the cancel, not by retry 3
+        const [key] = chargeKeys(activities).slice(-1);
+        // The sale the re-send found approved is refunded in full (a technical cancel), by its key.
+        expect(activities.processorRefund).toHaveBeenCalledWith({
+          refundId: `${key}:reversal`,
+          authorizationId: `auth-${key}`,
+          amount: persisted[0]?.state.amount,
+        });
+        expect(
+          persisted.map((p) => [p.state.status, p.state.serviceAttempts, p.events.map((e) => outboxEvent(e).name)]),
+        ).toEqual([
+          ['Processing', 0, []],
+          ['Processing', 1, []],
+          ['Cancelled', 2, ['order.cancelled']],
+        ]);
       });
 
       it('a cancel while the charge is unanswered and the processor still does not answer changes nothing: try again', async () => {
@@ -613,6 +628,43 @@ describe('order workflow with fake activities', () => {
         expect(chargeKeys(activities).map(attemptOf)).toEqual([1, ...Array(16).fill(2)]);
         expect(persisted.map((p) => p.state.status)).toEqual(['Processing', 'Processing', 'Completed']);
       });
+
+      it('a retry answered "unavailable" is not an answer: the same charge is sent again under its key', async () => {
+        const { activities, persisted } = fakes({
+          processorCharge: processorFor(2, 1, undefined, true),
+        });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
+          expect(await handle.result()).toEqual({ status: 'Completed' });
+        });
+        // Attempt 2 answered "unavailable" at +1 h (money may yet move) and is asked again at +6 h, never as attempt 3.
+        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, 2]);
+        expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
+          ['Processing', 0],
+          ['Processing', 1],
+          ['Completed', 2],
+        ]);
+      });
+
+      it("the last retry answered only at the window's end: its approval is undone and the rescue expires", async () => {
+        const last = retryTimes(0, DEFAULT_MERCHANT_SETTINGS.defaultExpiryHours * 3_600_000).length;
+        const { activities, persisted } = fakes({ processorCharge: processorFor(last, 12) });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
+          expect(await handle.result()).toEqual({ status: 'Cancelled' });
+        });
+        const [key] = chargeKeys(activities).slice(-1);
+        expect(chargeKeys(activities).map(attemptOf).slice(-13)).toEqual(Array(13).fill(last));
+        expect(activities.processorRefund).toHaveBeenCalledWith(
+          expect.objectContaining({ refundId: `${key}:reversal` }),
+        );
+        const final = persisted.at(-1);
+        expect(final?.state).toMatchObject({ status: 'Cancelled', serviceAttempts: last });
+        expect(final?.state.expiredAtUtc).toBe(final?.state.windowEndsAtUtc);
+        expect(final?.events.map((e) => outboxEvent(e).name)).toEqual(['order.expired']);
+      }, 240_000);
 
       it("the last retry still unanswered at the window's end leaves a Problem, never an expiry over a possible charge", async () => {
         // The default window (7 days) holds 7 retries: the last is attempt 7.

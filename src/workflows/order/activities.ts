@@ -32,7 +32,10 @@ export const storeWhileWaiting = wf.proxyLocalActivities<OrderActivities>({
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: NEVER_RETRIED },
 });
 
-/** Capture, void and retries: idempotent by key, so retried until the processor answers. */
+/**
+ * Capture, void and refund: idempotent by key, so retried until the processor answers (async MIT
+ * retries too, in runs started before the `bound-retry-charges` patch).
+ */
 export const processor = wf.proxyActivities<ProcessorActivities>({
   startToCloseTimeout: '15s',
   retry: {

@@ -10,15 +10,8 @@ import type {
 import { isCancellable } from '../../domain/orders/status';
 import { processorWhileWaiting } from './activities';
 import type { Order } from './order';
-import {
-  BOUND_RETRY_CHARGES,
-  captureAuthorized,
-  chargeAfterChallenge,
-  expire,
-  retryCharge,
-  SETTLE_UNANSWERED_CHARGE,
-  voidAuthorization,
-} from './steps';
+import { settleRetryBeforeCancel } from './retries';
+import { captureAuthorized, chargeAfterChallenge, expire, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
 
 /** The merchant's commands on an evaluated order (each runs alone: see Order.exclusive). */
 
@@ -45,11 +38,8 @@ export async function capture(order: Order, amount: number | null): Promise<Capt
 export async function cancel(order: Order, { via }: CancelInput): Promise<CancelResult> {
   if (order.state.status === 'Cancelled' && order.state.cancelledAtUtc)
     return { kind: 'cancelled', status: 'Cancelled' };
-  // An async MIT retry's charge sent and not answered may have taken the money: its answer moves
-  // the order first (sent again under its key), and the cancel applies to what that leaves (a
-  // rescued sale is not cancellable; a refund reverses it). Still unanswered: "try again" (500010).
-  if (order.unsettledCharge !== null && order.state.status === 'Processing' && wf.patched(BOUND_RETRY_CHARGES))
-    await retryCharge(order, processorWhileWaiting);
+  // An async MIT retry's charge left unanswered may have taken the money: settled and undone first.
+  await settleRetryBeforeCancel(order);
   const s = order.state;
   if (!isCancellable(s.flow, s.status)) return refused(order, 'not_cancellable');
   // A void: stops a rescue not yet captured. It never reverses a settled charge (refund does).

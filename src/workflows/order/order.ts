@@ -83,6 +83,11 @@ export class Order {
     this.answeredCharge = attempt;
   }
 
+  /** The answer says nothing of the money ("unavailable"): the charge stays unsettled, unrecorded. */
+  chargeUnanswered(): void {
+    this.answeredCharge = null;
+  }
+
   authorizationId(): string {
     const id = this.state.authorizationId;
     if (!id) throw wf.ApplicationFailure.nonRetryable(`order in ${this.state.status} has no authorization`);

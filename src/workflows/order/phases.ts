@@ -1,18 +1,11 @@
 import * as wf from '@temporalio/workflow';
 import { retryTimes } from '../../domain/orders/retry-schedule';
 import type { OrderStatusName } from '../../domain/orders/status';
-import { processor, processorSettling } from './activities';
+import { processorSettling } from './activities';
 import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
-import {
-  BOUND_RETRY_CHARGES,
-  chargeAfterChallenge,
-  expire,
-  isOutcomeUnknown,
-  retryCharge,
-  SETTLE_UNANSWERED_CHARGE,
-  voidAuthorization,
-} from './steps';
+import { closeWindow, retryCharge } from './retries';
+import { chargeAfterChallenge, expire, isOutcomeUnknown, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
 
 /**
  * What the workflow does on its own while an order waits in a status: one phase per waiting
@@ -30,37 +23,12 @@ export const runAsyncRetries: Phase = async (order) => {
   const windowEnd = order.windowEnd();
   for (const at of retryTimes(Date.parse(order.state.createdAtUtc), windowEnd.getTime())) {
     if (await leaves(order, 'Processing', new Date(at))) return; // cancelled meanwhile
-    const done = await order.exclusive(async () => {
-      if (order.state.status !== 'Processing') return true;
-      if (!wf.patched(BOUND_RETRY_CHARGES)) return retryCharge(order, processor);
-      // Bounded, so a processor replaying a stored failure under the key cannot hold the order
-      // (a cancel, the window's end) for ever. Unanswered, the same charge is sent again under its
-      // key at the next retry time: the attempt advances only on an answer.
-      return retryCharge(order, processorSettling).catch((err: unknown) => {
-        if (!isOutcomeUnknown(err)) throw err;
-        wf.log.warn('async MIT retry unanswered: sent again under its key at the next retry', {
-          orderId: order.state.orderId,
-          attempt: order.unsettledCharge,
-        });
-        return false;
-      });
-    });
+    const done = await order.exclusive(async () => order.state.status !== 'Processing' || retryCharge(order));
     if (done) return;
   }
   if (await leaves(order, 'Processing', windowEnd)) return;
   await order.exclusive(async () => {
-    if (order.state.status !== 'Processing') return;
-    // The last retry's charge still unanswered: its answer, not the clock, decides the order (it
-    // was sent inside the window). A processor that will not say leaves a Problem for an operator.
-    if (order.unsettledCharge !== null && wf.patched(BOUND_RETRY_CHARGES)) {
-      const over = await retryCharge(order, processorSettling).catch(async (err: unknown) => {
-        if (!isOutcomeUnknown(err)) throw err;
-        await order.commit({ status: 'Problem' }, 'the last retry went unanswered at the end of the window');
-        return true;
-      });
-      if (over) return;
-    }
-    await expire(order, 'rescue window ended', windowEnd);
+    if (order.state.status === 'Processing') await closeWindow(order, windowEnd);
   });
 };
 

@@ -41,40 +41,50 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
     if (wf.isCancellation(err)) throw err;
     // Even when the last attempt failed before the processor (our vault read), an earlier one
     // may have reached it and timed out: the activity's final failure says nothing of those.
-    throw wf.ApplicationFailure.create({
-      type: FAILURE.chargeOutcomeUnknown,
-      message: 'the processor did not answer the charge in time; its outcome is not known, try again',
-      nonRetryable: true,
-    });
+    throw outcomeUnknown('the processor did not answer the charge in time; its outcome is not known, try again');
   }
+}
+
+/** The failure that tells a caller a charge's outcome is not known (500 `500010`: try again). */
+export function outcomeUnknown(message: string): wf.ApplicationFailure {
+  return wf.ApplicationFailure.create({ type: FAILURE.chargeOutcomeUnknown, message, nonRetryable: true });
+}
+
+/** A charge that went unanswered (the processor's outcome is not known). */
+export function isOutcomeUnknown(err: unknown): boolean {
+  return err instanceof wf.ApplicationFailure && err.type === FAILURE.chargeOutcomeUnknown;
 }
 
 function chargeMode(s: { flow: string; transactionType: string }): 'authorize' | 'sale' {
   return s.flow === 'SYNC_MIT' || s.transactionType === 'AUTHORIZATION' ? 'authorize' : 'sale';
 }
 
-/** What settling an unanswered first charge found (`unsettled`: the processor would not say). */
+/** What settling an unanswered charge found (`unsettled`: the processor would not say). */
 export type Settlement = 'undone' | 'not_charged' | 'unsettled';
 
 /**
- * A first evaluate that sent a charge and was never decided, nor retried within its hour: the
- * merchant was told only "outcome unknown" and holds no order, so whatever the charge did is
- * undone, as a technical cancel. The charge is sent again under its key (the processor answers
- * its first outcome; if the first never reached it, it charges now) and an approval is voided
- * (authorization) or refunded in full (sale). A processor that still does not answer, or answers
- * "unavailable" (it could not act, or could not say), leaves the charge unsettled: an operator's.
+ * A charge sent and never answered whose approval can no longer be taken: a first evaluate never
+ * decided nor retried within its hour (the merchant holds no order), an async MIT retry at a
+ * merchant's cancel or at the window's end. Whatever it did is undone, as a technical cancel. The
+ * charge is sent again under its key (the processor answers its first outcome; if the first never
+ * reached it, it charges now) and an approval is voided (authorization) or refunded in full
+ * (sale). A processor that still does not answer, or answers "unavailable" (it could not act, or
+ * could not say), leaves the charge unsettled.
  */
-export async function reverseUnsettledCharge(order: Order): Promise<Settlement> {
+export async function reverseUnsettledCharge(order: Order, api: ProcessorApi = processorSettling): Promise<Settlement> {
   const s = order.state;
   const key = `${s.orderId}:charge:${s.serviceAttempts + 1}`;
   let result: ChargeResult;
   try {
-    result = await charge(order, processorSettling);
+    result = await charge(order, api);
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
     return 'unsettled';
   }
-  if (result.result === 'unavailable') return 'unsettled';
+  if (result.result === 'unavailable') {
+    order.chargeUnanswered();
+    return 'unsettled';
+  }
   if (result.result !== 'approved') return 'not_charged';
   if (chargeMode(s) === 'authorize')
     await processor.processorVoid({ idempotencyKey: `${key}:void`, authorizationId: result.authorizationId });
@@ -85,34 +95,6 @@ export async function reverseUnsettledCharge(order: Order): Promise<Settlement> 
       amount: s.amount,
     });
   return 'undone';
-}
-
-/** Patch id (docs/changing-workflows.md): async MIT retries charge within a bound, never for ever. */
-export const BOUND_RETRY_CHARGES = 'bound-retry-charges';
-
-/** A charge that went unanswered (the processor's outcome is not known). */
-export function isOutcomeUnknown(err: unknown): boolean {
-  return err instanceof wf.ApplicationFailure && err.type === FAILURE.chargeOutcomeUnknown;
-}
-
-/** An async MIT retry's charge and the order it moves: true once the rescue is over. */
-export async function retryCharge(order: Order, api: ProcessorApi): Promise<boolean> {
-  const attempt = order.state.serviceAttempts + 1;
-  const result = await charge(order, api);
-  if (result.result === 'approved') {
-    await approve(order, result.authorizationId, `rescued on retry ${attempt}`);
-    return true;
-  }
-  if (result.result === 'hard_decline') {
-    await expire(order, `hard decline ${result.code} on retry ${attempt}: never retried`);
-    return true;
-  }
-  const code = 'code' in result ? result.code : null;
-  await order.commit(
-    { responseCode: code ?? order.state.responseCode },
-    `retry ${attempt}: ${result.result}${code ? ` ${code}` : ''}`,
-  );
-  return false;
 }
 
 /** The charge after a passed challenge, and the order it decides. */

@@ -5,11 +5,9 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { OrderActivities } from '../../src/activities/orders';
 import type { ProcessorActivities } from '../../src/activities/processor';
-import { DEFAULT_MERCHANT_SETTINGS } from '../../src/domain/merchant-settings';
 import type { ChargeInput, ChargeResult, OrderResume, PersistOrderInput } from '../../src/domain/orders/contracts';
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
-import { retryTimes } from '../../src/domain/orders/retry-schedule';
 import { OrderClient } from '../../src/orders/order-client';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
@@ -526,28 +524,28 @@ describe('order workflow with fake activities', () => {
     });
 
     describe('on an async MIT retry', () => {
-      const asyncMit = async () =>
-        evaluateInput(card, new Date(await env.currentTimeMs()), {
+      /** An async MIT evaluate; `windowHours`: the rescue window (else the merchant's default, 7 days). */
+      const asyncMit = async (windowHours?: number) => {
+        const now = await env.currentTimeMs();
+        return evaluateInput(card, new Date(now), {
           flow: 'ASYNC_MIT',
           isMIT: true,
           isRecurring: true,
           intervalCount: 1,
+          ...(windowHours ? { expiryDateUtc: new Date(now + windowHours * 3_600_000).toISOString() } : {}),
         });
+      };
       const attemptOf = (key: string) => Number(key.replace(/^.*:charge:/, ''));
       const softDecline: ChargeResult = { result: 'soft_decline', code: '51' };
       /**
        * Declines every attempt but `unanswered`, which goes unanswered `tries` times (or until
-       * `answering.now` is set), then is approved; `unavailable` answers "unavailable" instead of
-       * nothing (a PaymentIntent still processing).
+       * `answering.now` is set), then is approved.
        */
-      const processorFor = (unanswered: number, tries: number, answering = { now: false }, unavailable = false) => {
+      const processorFor = (unanswered: number, tries: number, answering = { now: false }) => {
         let left = tries;
         return jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
           if (attemptOf(input.idempotencyKey) !== unanswered) return softDecline;
-          if (left-- > 0 && !answering.now) {
-            if (unavailable) return { result: 'unavailable' };
-            throw new Error('processor read timeout');
-          }
+          if (left-- > 0 && !answering.now) throw new Error('processor read timeout');
           return approved(input);
         });
       };
@@ -629,61 +627,68 @@ describe('order workflow with fake activities', () => {
         expect(persisted.map((p) => p.state.status)).toEqual(['Processing', 'Processing', 'Completed']);
       });
 
-      it('a retry answered "unavailable" is not an answer: the same charge is sent again under its key', async () => {
-        const { activities, persisted } = fakes({
-          processorCharge: processorFor(2, 1, undefined, true),
-        });
-        await withWorker(activities, async (taskQueue) => {
-          const handle = await started(taskQueue);
-          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
-          expect(await handle.result()).toEqual({ status: 'Completed' });
-        });
-        // Attempt 2 answered "unavailable" at +1 h (money may yet move) and is asked again at +6 h, never as attempt 3.
-        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, 2]);
-        expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
-          ['Processing', 0],
-          ['Processing', 1],
-          ['Completed', 2],
-        ]);
-      });
-
-      it("the last retry answered only at the window's end: its approval is undone and the rescue expires", async () => {
-        const last = retryTimes(0, DEFAULT_MERCHANT_SETTINGS.defaultExpiryHours * 3_600_000).length;
-        const { activities, persisted } = fakes({ processorCharge: processorFor(last, 12) });
-        await withWorker(activities, async (taskQueue) => {
-          const handle = await started(taskQueue);
-          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
-          expect(await handle.result()).toEqual({ status: 'Cancelled' });
-        });
-        const [key] = chargeKeys(activities).slice(-1);
-        expect(chargeKeys(activities).map(attemptOf).slice(-13)).toEqual(Array(13).fill(last));
-        expect(activities.processorRefund).toHaveBeenCalledWith(
-          expect.objectContaining({ refundId: `${key}:reversal` }),
-        );
-        const final = persisted.at(-1);
-        expect(final?.state).toMatchObject({ status: 'Cancelled', serviceAttempts: last });
-        expect(final?.state.expiredAtUtc).toBe(final?.state.windowEndsAtUtc);
-        expect(final?.events.map((e) => outboxEvent(e).name)).toEqual(['order.expired']);
-      }, 240_000);
-
-      it("the last retry still unanswered at the window's end leaves a Problem, never an expiry over a possible charge", async () => {
-        // The default window (7 days) holds 7 retries: the last is attempt 7.
-        const last = retryTimes(0, DEFAULT_MERCHANT_SETTINGS.defaultExpiryHours * 3_600_000).length;
-        const { activities, persisted } = fakes({
-          processorCharge: processorFor(last, Number.POSITIVE_INFINITY),
-        });
+      it("a retry unanswered until its key's trust ends is sent once more then, and still unanswered leaves a Problem", async () => {
+        // Retry 4 (+1 day) goes unanswered; retry 5 is a day later, past the 20 hours its key is trusted.
+        const { activities, persisted } = fakes({ processorCharge: processorFor(4, Number.POSITIVE_INFINITY) });
         await withWorker(activities, async (taskQueue) => {
           const handle = await started(taskQueue);
           await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
           expect(await handle.result()).toEqual({ status: 'Problem' });
         });
-        const attempts = chargeKeys(activities).map(attemptOf);
-        // The last retry let go after 12 tries, then 12 more at the window's end.
-        expect(attempts).toEqual([...Array.from({ length: last - 1 }, (_, i) => i + 1), ...Array(24).fill(last)]);
-        expect(activities.processorVoid).not.toHaveBeenCalled();
-        expect(persisted.at(-1)?.state).toMatchObject({ status: 'Problem', serviceAttempts: last - 1 });
+        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, 3, ...Array(24).fill(4)]);
+        expect(persisted.at(-1)?.state).toMatchObject({ status: 'Problem', serviceAttempts: 3 });
         expect(persisted.at(-1)?.events).toEqual([]);
-      }, 240_000);
+        // Sent again 20 hours after it was first sent (+1 day), never at +2 days under a key the processor forgot.
+        expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(44);
+        expect(hoursToLastWrite(persisted)).toBeLessThan(45);
+      });
+
+      it('a retry answered when sent again before its key is forgotten rescues the order, inside the window', async () => {
+        const { activities, persisted } = fakes({ processorCharge: processorFor(4, 12) });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
+          expect(await handle.result()).toEqual({ status: 'Completed' });
+        });
+        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, 3, ...Array(13).fill(4)]);
+        expect(persisted.at(-1)?.state).toMatchObject({ status: 'Completed', serviceAttempts: 4 });
+        expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(44);
+      });
+
+      // A 7-hour window: retries at 1 minute, 1 hour and 6 hours; the last (attempt 3) is unanswered.
+      it("the last retry answered only at the window's end: its approval is undone and the rescue expires", async () => {
+        const { activities, persisted } = fakes({ processorCharge: processorFor(3, 12) });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit(7)] });
+          expect(await handle.result()).toEqual({ status: 'Cancelled' });
+        });
+        const [key] = chargeKeys(activities).slice(-1);
+        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, ...Array(13).fill(3)]);
+        expect(activities.processorRefund).toHaveBeenCalledWith(
+          expect.objectContaining({ refundId: `${key}:reversal` }),
+        );
+        const final = persisted.at(-1);
+        expect(final?.state).toMatchObject({ status: 'Cancelled', serviceAttempts: 3 });
+        expect(final?.state.expiredAtUtc).toBe(final?.state.windowEndsAtUtc);
+        expect(final?.events.map((e) => outboxEvent(e).name)).toEqual(['order.expired']);
+      });
+
+      it("the last retry still unanswered at the window's end leaves a Problem, never an expiry over a possible charge", async () => {
+        const { activities, persisted } = fakes({ processorCharge: processorFor(3, Number.POSITIVE_INFINITY) });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit(7)] });
+          expect(await handle.result()).toEqual({ status: 'Problem' });
+        });
+        // The last retry let go after 12 tries, then 12 more at the window's end.
+        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, ...Array(24).fill(3)]);
+        expect(activities.processorVoid).not.toHaveBeenCalled();
+        expect(activities.processorRefund).not.toHaveBeenCalled();
+        expect(persisted.at(-1)?.state).toMatchObject({ status: 'Problem', serviceAttempts: 2 });
+        expect(persisted.at(-1)?.events).toEqual([]);
+        expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(7);
+      });
     });
   });
 });

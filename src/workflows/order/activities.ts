@@ -48,7 +48,8 @@ export const processor = wf.proxyActivities<ProcessorActivities>({
 
 /**
  * An unanswered charge sent again to settle it, with nobody waiting: bounded (about 25 minutes),
- * since a processor that stored a failure under the key (Stripe replays a 500) answers it for ever.
+ * since a processor that stored a failure under the key (Stripe replays a 500) answers it for as
+ * long as it keeps the key.
  */
 export const processorSettling = wf.proxyActivities<ProcessorActivities>({
   startToCloseTimeout: '15s',

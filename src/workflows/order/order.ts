@@ -34,6 +34,8 @@ export class Order {
    * charge is sent again under the same processor key, which answers the first outcome.
    */
   unsettledCharge: number | null = null;
+  /** When the unsettled charge was first sent (workflow time, ms): its key's age. */
+  unsettledSince = 0;
   /** The attempt the processor answered, recorded (serviceAttempts) by the next commit. */
   private answeredCharge: number | null = null;
   /** The first evaluate's hour is over: evaluates are turned away while the run closes. */
@@ -76,6 +78,12 @@ export class Order {
     if (this.unsettledCharge !== null) return;
     this.draft = null;
     this.evaluation = null;
+  }
+
+  /** A charge is sent as `attempt`: unsettled until its answer is recorded (a re-send keeps its age). */
+  chargeSent(attempt: number): void {
+    if (this.unsettledCharge !== attempt) this.unsettledSince = Date.now();
+    this.unsettledCharge = attempt;
   }
 
   /** The processor answered the charge sent as `attempt`; the next commit records it. */

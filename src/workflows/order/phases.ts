@@ -4,7 +4,7 @@ import type { OrderStatusName } from '../../domain/orders/status';
 import { processorSettling } from './activities';
 import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
-import { closeWindow, retryCharge } from './retries';
+import { closeWindow, retryCharge, settleBy } from './retries';
 import { chargeAfterChallenge, expire, isOutcomeUnknown, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
 
 /**
@@ -18,15 +18,26 @@ function leaves(order: Order, status: OrderStatusName, until: Date): Promise<boo
   return wf.condition(() => order.state.status !== status, Math.max(0, until.getTime() - Date.now()));
 }
 
-/** Async MIT: retries on the card-network-compliant schedule until rescued or the window ends. */
+/**
+ * Async MIT: retries on the card-network-compliant schedule until rescued or the window ends. A
+ * retry left unanswered is sent again at the next retry time, or earlier while its processor key
+ * is still trusted (src/workflows/order/retries.ts).
+ */
 export const runAsyncRetries: Phase = async (order) => {
   const windowEnd = order.windowEnd();
-  for (const at of retryTimes(Date.parse(order.state.createdAtUtc), windowEnd.getTime())) {
+  const times = retryTimes(Date.parse(order.state.createdAtUtc), windowEnd.getTime());
+  for (let next = 0; ; ) {
+    const due = times[next] ?? windowEnd.getTime();
+    const settle = settleBy(order);
+    const at = settle !== null && settle < due ? settle : due;
     if (await leaves(order, 'Processing', new Date(at))) return; // cancelled meanwhile
-    const done = await order.exclusive(async () => order.state.status !== 'Processing' || retryCharge(order));
+    if (at === due && next === times.length) break; // the window's end
+    const done = await order.exclusive(
+      async () => order.state.status !== 'Processing' || retryCharge(order, at !== due),
+    );
     if (done) return;
+    if (at === due) next += 1;
   }
-  if (await leaves(order, 'Processing', windowEnd)) return;
   await order.exclusive(async () => {
     if (order.state.status === 'Processing') await closeWindow(order, windowEnd);
   });

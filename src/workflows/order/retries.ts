@@ -6,27 +6,42 @@ import { approve, charge, expire, isOutcomeUnknown, outcomeUnknown, reverseUnset
 
 /**
  * An async MIT retry's charge. Bounded (patch `bound-retry-charges`): a processor replaying a
- * stored failure under the key must not hold the order for ever. A charge not answered, or
- * answered "unavailable" (a PaymentIntent still processing: money may yet move), stays unsettled:
- * the attempt does not advance, so the next retry time sends the same charge under the same key
- * (the card networks count it once). A cancel or the window's end cannot take a late approval:
- * they undo it (docs/orders.md, "Async MIT retry schedule").
+ * stored failure under the key must not hold the order for ever. A charge not answered stays
+ * unsettled: the attempt does not advance, so the next retry time sends the same charge under the
+ * same key (the card networks see one attempt, the processor answers its first outcome). Only
+ * while the processor still knows the key (Stripe keeps one for 24 hours; after that the same key
+ * charges anew): a charge unanswered KEY_TRUSTED_MS after it was first sent is sent once more
+ * then, and still unanswered leaves the order Problem for an operator. A cancel or the window's
+ * end cannot take a late approval: they undo it (docs/orders.md, "Async MIT retry schedule").
  */
 
 /** Patch id (docs/changing-workflows.md): async MIT retries charge within a bound, never for ever. */
 export const BOUND_RETRY_CHARGES = 'bound-retry-charges';
 
-/** One retry, then the order it moves: true once the rescue is over (rescued or hard-declined). */
-export async function retryCharge(order: Order): Promise<boolean> {
+/** How long after its first send an unanswered charge's key is trusted to replay its first answer. */
+export const KEY_TRUSTED_MS = 20 * 3_600_000;
+
+/** When an unanswered charge must be settled while its key is trusted; null if none is unanswered. */
+export function settleBy(order: Order): number | null {
+  return order.unsettledCharge === null ? null : order.unsettledSince + KEY_TRUSTED_MS;
+}
+
+/**
+ * One retry (`lastChance`: the key's trust ends), then the order it moves: true once the rescue
+ * is over (rescued, hard-declined, or left to an operator).
+ */
+export async function retryCharge(order: Order, lastChance = false): Promise<boolean> {
   if (!wf.patched(BOUND_RETRY_CHARGES)) return recordRetryAnswer(order, await charge(order, processor));
   try {
-    const result = await charge(order, processorSettling);
-    if (result.result !== 'unavailable') return recordRetryAnswer(order, result);
-    order.chargeUnanswered();
+    return await recordRetryAnswer(order, await charge(order, processorSettling));
   } catch (err) {
     if (!isOutcomeUnknown(err)) throw err;
   }
-  wf.log.warn('async MIT retry unanswered: sent again under its key at the next retry', {
+  if (lastChance) {
+    await order.commit({ status: 'Problem' }, 'a retry went unanswered for as long as its key is kept');
+    return true;
+  }
+  wf.log.warn('async MIT retry unanswered: sent again under its key later', {
     orderId: order.state.orderId,
     attempt: order.unsettledCharge,
   });

@@ -21,7 +21,7 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
   const s = order.state;
   const attempt = s.serviceAttempts + 1;
   const mode = chargeMode(s);
-  order.unsettledCharge = attempt;
+  order.chargeSent(attempt);
   try {
     const result = await api.processorCharge({
       idempotencyKey: `${s.orderId}:charge:${attempt}`,

@@ -5,7 +5,13 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { OrderActivities } from '../../src/activities/orders';
 import type { ProcessorActivities } from '../../src/activities/processor';
-import type { ChargeInput, ChargeResult, OrderResume, PersistOrderInput } from '../../src/domain/orders/contracts';
+import type {
+  ChargeInput,
+  ChargeResult,
+  EvaluateInput,
+  OrderResume,
+  PersistOrderInput,
+} from '../../src/domain/orders/contracts';
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
 import { OrderClient } from '../../src/orders/order-client';
@@ -576,12 +582,13 @@ describe('order workflow with fake activities', () => {
       /** An async MIT order whose retry 2 went unanswered and was let go, 3 hours in; then `act`. */
       const withUnansweredRetry = async (
         act: (handle: Awaited<ReturnType<typeof start>>, answering: { now: boolean }) => Promise<void>,
+        overrides: Partial<EvaluateInput> = {},
       ) => {
         const answering = { now: false };
         const fx = fakes({ processorCharge: processorFor(2, Number.POSITIVE_INFINITY, answering) });
         await withWorker(fx.activities, async (taskQueue) => {
           const handle = await started(taskQueue);
-          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
+          await handle.executeUpdate(evaluateUpdate, { args: [{ ...(await asyncMit()), ...overrides }] });
           // Retry 2 fires at 1 hour and is let go about 25 minutes later; retry 3 is at 6 hours.
           await env.sleep('3 hours');
           expect(chargeKeys(fx.activities).map(attemptOf)).toEqual([1, ...Array(12).fill(2)]);
@@ -611,6 +618,28 @@ describe('order workflow with fake activities', () => {
           ['Processing', 1, []],
           ['Cancelled', 2, ['order.cancelled']],
         ]);
+      });
+
+      it('a cancel on an authorization whose charge is unanswered voids what the re-send approved, then cancels', async () => {
+        const { activities, persisted } = await withUnansweredRetry(
+          async (handle, answering) => {
+            answering.now = true;
+            const cancelled = await handle.executeUpdate(cancelUpdate, { args: [{ via: 'external-cancel' }] });
+            expect(cancelled).toEqual({ kind: 'cancelled', status: 'Cancelled' });
+          },
+          { transactionType: 'AUTHORIZATION' },
+        );
+        const [key] = chargeKeys(activities).slice(-1);
+        expect(activities.processorVoid).toHaveBeenCalledWith({
+          idempotencyKey: `${key}:void`,
+          authorizationId: `auth-${key}`,
+        });
+        expect(activities.processorRefund).not.toHaveBeenCalled();
+        expect(persisted.at(-1)?.state).toMatchObject({
+          status: 'Cancelled',
+          serviceAttempts: 2,
+          authorizationId: null,
+        });
       });
 
       it('a cancel while the charge is unanswered and the processor still does not answer changes nothing: try again', async () => {

@@ -37,6 +37,7 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
 
   async function charge(request: ChargeRequest, manualCapture: boolean): Promise<ChargeOutcome> {
     const key = request.idempotencyKey;
+    let intent: Stripe.PaymentIntent;
     try {
       const paymentMethod = await stripe.paymentMethods.create(
         {
@@ -45,7 +46,7 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
         },
         { idempotencyKey: `${key}:payment-method` },
       );
-      const intent = await stripe.paymentIntents.create(
+      intent = await stripe.paymentIntents.create(
         {
           amount: request.amount,
           currency: request.currency.toLowerCase(),
@@ -60,10 +61,24 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
         },
         { idempotencyKey: key },
       );
-      return outcomeOf(intent);
     } catch (err) {
       return answerOf(err as StripeErrorLike, 'charge', key);
     }
+    if (intent.status === 'processing') intent = await settledIntent(intent, key);
+    return outcomeOf(intent);
+  }
+
+  /**
+   * A PaymentIntent still `processing` may yet succeed: it is no "nothing was charged". Its state
+   * is read afresh (the key's replay repeats the first answer); still processing, it is thrown, so
+   * the activity is retried under the same key and, unanswered within its bound, settled later as
+   * any unanswered charge (docs/processors.md). A failed read is thrown too: the intent exists.
+   */
+  async function settledIntent(intent: Stripe.PaymentIntent, key: string): Promise<Stripe.PaymentIntent> {
+    const now = await stripe.paymentIntents.retrieve(intent.id);
+    if (now.status !== 'processing') return now;
+    logger?.warn({ processor: 'stripe', paymentIntent: intent.id, idempotencyKey: key }, 'charge still processing');
+    throw new Error(`Stripe PaymentIntent ${intent.id} is still processing: its outcome is not known yet`);
   }
 
   function outcomeOf(intent: Stripe.PaymentIntent): ChargeOutcome {
@@ -79,7 +94,7 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
         return declineFromStripe(error ?? { decline_code: 'generic_decline' });
       }
       default:
-        // processing, canceled, requires_confirmation: no answer we can act on now.
+        // canceled, requires_confirmation: nothing was charged, and nothing will be.
         logger?.warn({ processor: 'stripe', paymentIntent: intent.id, status: intent.status }, 'unexpected state');
         return { result: 'unavailable' };
     }

@@ -31,12 +31,27 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
     'key-invalid': { status: 400, body: { error: { type: 'invalid_request_error', param: 'amount' } } },
     'key-slow': { status: 200, body: { id: 'pm_slow', object: 'payment_method' }, delayMs: 3_000 },
   };
+  /** 'key-processing': Stripe takes the charge but has not finished it; what a read of the intent shows. */
+  let processingIntentNow = 'processing';
+  const processingAnswer = (method: string, url: string) => {
+    const intent = (status: string) => ({ id: 'pi_processing', object: 'payment_intent', status });
+    if (url === '/v1/payment_methods') return { id: 'pm_processing', object: 'payment_method' };
+    if (method === 'POST' && url === '/v1/payment_intents') return intent('processing');
+    if (method === 'GET' && url.startsWith('/v1/payment_intents/pi_processing')) return intent(processingIntentNow);
+    return undefined;
+  };
+  const processingReads: string[] = [];
 
   beforeAll(async () => {
     stripeMock = await startStripeMock();
     failing = createServer((req, res) => {
       const key = String(req.headers['idempotency-key'] ?? '').split(':')[0] ?? '';
-      const answer = answers[key] ?? { status: 500, body: { error: { type: 'api_error' } } };
+      const processing = processingAnswer(String(req.method), String(req.url));
+      if (req.method === 'GET') processingReads.push(String(req.url));
+      const answer =
+        (key === 'key-processing' || req.method === 'GET') && processing
+          ? { status: 200, body: processing }
+          : (answers[key] ?? { status: 500, body: { error: { type: 'api_error' } } });
       const send = () => {
         res.writeHead(answer.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer.body));
@@ -84,6 +99,21 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
     for (const key of ['key-bad-key', 'key-idempotency', 'key-invalid']) {
       expect(await stripe.sale(request(key))).toEqual({ result: 'unavailable' });
     }
+  });
+
+  it('a PaymentIntent still processing is no answer: read again, and thrown (retried, same key) until it settles', async () => {
+    const stripe = adapterAt(failingPort);
+    processingIntentNow = 'processing';
+    await expect(stripe.sale(request('key-processing'))).rejects.toThrow(/pi_processing is still processing/);
+    expect(processingReads).toEqual(['/v1/payment_intents/pi_processing']);
+    processingIntentNow = 'succeeded'; // the retry's create replays "processing"; the read sees it done
+    expect(await stripe.sale(request('key-processing'))).toEqual({
+      result: 'approved',
+      authorizationId: 'pi_processing',
+    });
+    processingIntentNow = 'canceled'; // Stripe gave up on it: nothing was charged
+    expect(await stripe.sale(request('key-processing'))).toEqual({ result: 'unavailable' });
+    expect(processingReads).toHaveLength(3);
   });
 
   it('stripe-mock itself accepts every call; its canned PaymentIntent (requires_payment_method) reads as a retryable decline', async () => {

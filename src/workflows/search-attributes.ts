@@ -35,6 +35,12 @@ export function orderSearchAttributes(s: OrderState): SearchAttributeUpdatePair[
   ];
 }
 
+/** Whether two states of an order carry the same search attributes (nothing to upsert between them). */
+export function sameSearchAttributes(a: OrderState, b: OrderState): boolean {
+  const values = (s: OrderState) => JSON.stringify(orderSearchAttributes(s).map((pair) => [pair.key.name, pair.value]));
+  return values(a) === values(b);
+}
+
 /** The attributes an order workflow starts with (before its first evaluate is decided). */
 export function orderStartSearchAttributes(order: {
   merchantId: string;

@@ -14,6 +14,7 @@ import type {
 } from '../../src/domain/orders/contracts';
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
+import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { OrderClient } from '../../src/orders/order-client';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
@@ -271,6 +272,46 @@ describe('order workflow with fake activities', () => {
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1); // one attempt, one key, however many tries
   });
+  it("async MIT: a retry's soft decline changes no search attribute and upserts none; the rescue's approval does", async () => {
+    let declines = 2;
+    const { activities, persisted } = fakes({
+      processorCharge: jest.fn(
+        async (input: ChargeInput): Promise<ChargeResult> =>
+          declines-- > 0
+            ? { result: 'declined', code: '51', advice: 'retryable' }
+            : { result: 'approved', authorizationId: `auth-${input.idempotencyKey}` },
+      ),
+    });
+    const history = await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue);
+      trackHistory('order', handle.workflowId);
+      const asyncMit = evaluateInput(card, new Date(await env.currentTimeMs()), {
+        flow: 'ASYNC_MIT',
+        isMIT: true,
+        isRecurring: true,
+        intervalCount: 1,
+      });
+      expect(await handle.executeUpdate(evaluateUpdate, { args: [asyncMit] })).toMatchObject({ outcome: 'SUBMITTED' });
+      expect(await handle.result()).toEqual({ status: 'Completed' });
+      return handle.fetchHistory();
+    });
+    // Four writes: accepted (Processing), two soft declines, rescued (Completed).
+    expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
+      ['Processing', 0],
+      ['Processing', 1],
+      ['Processing', 2],
+      ['Completed', 3],
+    ]);
+    // The order's own attributes (Fc…), upserted by commits; the SDK upserts TemporalChangeVersion
+    // for patches apart from these.
+    const statuses = (history.events ?? []).flatMap((e) => {
+      const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {};
+      const status = fields[SEARCH_ATTRIBUTES.orderStatus.name]?.data;
+      return status ? [JSON.parse(Buffer.from(status).toString())] : [];
+    });
+    expect(statuses).toEqual(['Processing', 'Completed']);
+  });
+
   describe('unanswered charges', () => {
     const declinedByScore = { decision: 'decline' as const, score: 5, reasons: ['velocity'], deviceSignalsUsed: false };
     /** The processor answers nothing to the first `unanswered` tries (the three a waiting caller allows), then `answer`. */

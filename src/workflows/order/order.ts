@@ -2,9 +2,15 @@ import * as wf from '@temporalio/workflow';
 import type { EvaluateInput, EvaluateResult, OrderState, OrderWorkflowInput } from '../../domain/orders/contracts';
 import type { OrderDomainEvent } from '../../domain/orders/domain-events';
 import { FAILURE } from '../../domain/orders/failures';
-import { orderSearchAttributes } from '../search-attributes';
+import { orderSearchAttributes, sameSearchAttributes } from '../search-attributes';
 import { store } from './activities';
 import { canMove } from './transitions';
+
+/**
+ * Patch id (docs/changing-workflows.md): a commit that changes no search attribute (an async MIT
+ * retry's soft decline) upserts none, sparing the history an event and visibility a write.
+ */
+export const UPSERT_CHANGED_ATTRIBUTES = 'upsert-changed-search-attributes';
 
 /** What the workflow records; the public EventData is built from it outside (persistOrder). */
 export type EventToRecord = OrderDomainEvent;
@@ -143,6 +149,8 @@ export class Order {
       updatedAtUtc: new Date().toISOString(),
     };
     const decidedFrom = this.current ? base.status : 'Draft';
+    // A run's first commit sets the attributes its start lacks (the order's status).
+    const unchanged = this.current !== null && sameSearchAttributes(base, next);
     if (!canMove(decidedFrom, next.status))
       throw wf.ApplicationFailure.nonRetryable(`order cannot move from ${decidedFrom} to ${next.status}`);
     await store.persistOrder({
@@ -153,6 +161,6 @@ export class Order {
     this.current = next;
     this.draft = null;
     if (answered !== null && answered === this.unsettledCharge) this.unsettledCharge = null;
-    wf.upsertSearchAttributes(orderSearchAttributes(next));
+    if (!unchanged || !wf.patched(UPSERT_CHANGED_ATTRIBUTES)) wf.upsertSearchAttributes(orderSearchAttributes(next));
   }
 }

@@ -101,7 +101,7 @@ export async function reverseUnsettledCharge(order: Order, api: ProcessorApi = p
 export async function chargeAfterChallenge(order: Order, api: ProcessorApi): Promise<void> {
   const charged = await charge(order, api, true);
   if (charged.result === 'approved') await approve(order, charged.authorizationId, 'approved after the challenge');
-  // "Unavailable" says nothing of the money (a PaymentIntent still processing): not a decline.
+  // "Unavailable" (the processor refused the request) is no decline of the card: an operator looks.
   else if (charged.result === 'unavailable')
     await order.commit({ status: 'Problem' }, 'processor unavailable after the challenge');
   else

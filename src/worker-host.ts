@@ -17,6 +17,7 @@ import {
 } from '@temporalio/worker';
 import { type ActivityConfig, activitiesFor } from './activities';
 import type { Config, TemporalSecurity } from './config';
+import { DEFAULT_WORKFLOW_CACHE_SIZE } from './config/temporal';
 import type { Db } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import type { Logger } from './logger';
@@ -27,7 +28,10 @@ import { registerSearchAttributes as register } from './temporal/search-attribut
 
 export interface WorkerSetup {
   connection: NativeConnection;
-  config: ActivityConfig & { temporal: Pick<Config['temporal'], 'namespace' | 'taskQueue' | 'webhookTaskQueue'> };
+  config: ActivityConfig & {
+    temporal: Pick<Config['temporal'], 'namespace' | 'taskQueue' | 'webhookTaskQueue'> &
+      Partial<Pick<Config['temporal'], 'workflowCacheSize'>>;
+  };
   db: Db;
   logger: Logger;
   /** A prebuilt bundle (tests share one); otherwise the workflows are bundled from source. */
@@ -50,15 +54,6 @@ export interface WorkerSetup {
  */
 export type WorkerRole = 'orders' | 'webhooks';
 
-/**
- * Workflows kept in the worker's sticky cache (SDK default: ~60% of the heap limit in workflows,
- * 2,310 with Node's default 4 GiB heap), so worker memory stays bounded however many orders wait
- * on timers (`npm run bench:open-rescues`, docs/benchmarks.md: RSS 689-969 MiB from 1,000 to
- * 10,000 waiting orders, 785 MiB at 10,000; a bound of 100 kept it at 465-560 MiB). A run evicted
- * meanwhile is replayed from its history when its timer fires or a command arrives.
- */
-export const WORKFLOW_CACHE_SIZE = 1_000;
-
 export function rolesOf(role: Config['workerRole']): WorkerRole[] {
   return role === 'all' ? ['orders', 'webhooks'] : [role];
 }
@@ -80,7 +75,7 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
     ...(setup.workflowBundle
       ? { workflowBundle: setup.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
-    maxCachedWorkflows: WORKFLOW_CACHE_SIZE,
+    maxCachedWorkflows: setup.config.temporal.workflowCacheSize ?? DEFAULT_WORKFLOW_CACHE_SIZE,
     ...setup.tuning,
   });
 }

@@ -3,6 +3,15 @@ import { ConfigError, type EnvOf, optionalUrl, port } from './env';
 
 /** Temporal: an external cluster (with TLS or an API key), or the dev server under DATA_DIR. */
 
+/**
+ * Workflows kept in a worker's sticky cache (SDK default: ~60% of the heap limit in workflows,
+ * 2,310 with Node's default 4 GiB heap), so worker memory stays bounded however many orders wait
+ * on timers (`npm run bench:open-rescues`, docs/benchmarks.md). A run evicted meanwhile is
+ * replayed from its history when its timer fires or a command arrives, which costs CPU: size it
+ * to the runs whose next event falls within a few minutes (docs/deployment.md).
+ */
+export const DEFAULT_WORKFLOW_CACHE_SIZE = 1_000;
+
 export const temporalEnv = {
   TEMPORAL_ADDRESS: optionalUrl,
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -11,6 +20,7 @@ export const temporalEnv = {
   TEMPORAL_DEV_SERVER_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   WORKFLOW_CALL_DEADLINE_MS: z.coerce.number().int().min(1_000).max(120_000).default(20_000),
+  WORKFLOW_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_WORKFLOW_CACHE_SIZE),
   // Temporal's own environment-configuration names (docs/deployment.md, "Connecting to Temporal").
   TEMPORAL_API_KEY: optionalUrl,
   TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
@@ -41,6 +51,8 @@ export interface TemporalConfig {
   metricsBindAddress: string | undefined;
   /** How long an API call waits on a workflow before answering 503 503010 (src/orders/order-client.ts). */
   callDeadlineMs: number;
+  /** Runs each worker keeps in its sticky cache (DEFAULT_WORKFLOW_CACHE_SIZE). */
+  workflowCacheSize: number;
 }
 
 /** How to reach a Temporal cluster that wants TLS, mTLS or an API key; all unset: plain gRPC. */
@@ -75,5 +87,6 @@ export function temporalSettings(e: EnvOf<typeof temporalEnv>): TemporalConfig {
     },
     metricsBindAddress: e.TEMPORAL_METRICS_BIND_ADDRESS,
     callDeadlineMs: e.WORKFLOW_CALL_DEADLINE_MS,
+    workflowCacheSize: e.WORKFLOW_CACHE_SIZE,
   };
 }

@@ -10,7 +10,13 @@ describe('configuration', () => {
       port: 3000,
       publicBaseUrl: 'http://127.0.0.1:3000',
       database: { url: undefined, embeddedPort: 54320 },
-      temporal: { address: undefined, namespace: 'default', uiPort: 8233, devServerPort: 7233 },
+      temporal: {
+        address: undefined,
+        namespace: 'default',
+        uiPort: 8233,
+        devServerPort: 7233,
+        workflowCacheSize: 1000,
+      },
     });
   });
 
@@ -22,6 +28,7 @@ describe('configuration', () => {
       DATABASE_URL: 'postgres://u:p@db:5432/rescue',
       TEMPORAL_ADDRESS: 'temporal:7233',
       TEMPORAL_TASK_QUEUE: 'orders',
+      WORKFLOW_CACHE_SIZE: '4000',
       PUBLIC_BASE_URL: 'https://api.example.com',
     });
     expect(config).toMatchObject({
@@ -29,7 +36,7 @@ describe('configuration', () => {
       port: 8080,
       publicBaseUrl: 'https://api.example.com',
       database: { url: 'postgres://u:p@db:5432/rescue' },
-      temporal: { address: 'temporal:7233', taskQueue: 'orders' },
+      temporal: { address: 'temporal:7233', taskQueue: 'orders', workflowCacheSize: 4000 },
     });
   });
 
@@ -40,6 +47,7 @@ describe('configuration', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['LOG_LEVEL', 'loud'],
     ['PUBLIC_BASE_URL', 'not a url'],
+    ['WORKFLOW_CACHE_SIZE', '0'],
   ])('rejects a bad %s (%s), naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {

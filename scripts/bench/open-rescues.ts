@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { RETRY_OFFSETS_MS } from '../../src/domain/orders/retry-schedule';
+import { type CpuSnapshot, cpuBetween, cpuSnapshot } from './cpu-use';
 import {
   checkInterrupted,
   commaList,
@@ -48,6 +49,10 @@ interface Checkpoint {
   pgMiB: number;
   running: number;
   temporalRssMiB: number | undefined;
+  /** First retries fired by then (service attempts past the evaluate's). */
+  retried: number;
+  /** CPU ms per piece of work (an order opened or a first retry fired) since the previous checkpoint, per program. */
+  cpuMsPerStep: string;
 }
 
 async function main(): Promise<void> {
@@ -92,13 +97,39 @@ async function main(): Promise<void> {
     return post(`${apiUrl}/v1/evaluate`, auth, request);
   };
 
+  // A soft decline keeps the order in Processing (no transition): a first retry shows as one more
+  // service attempt on the order row, written (with updated_at) when it fired.
+  let attemptsAtSubmit: number | undefined; // the order's service attempts when answered (a retry adds one)
+  const firstRetries = () =>
+    db('orders')
+      .where('service_attempts', '>', attemptsAtSubmit ?? 0)
+      .count<{ count: string }[]>('* as count')
+      .then(([row]) => Number(row?.count ?? 0));
   const checkpoints: Checkpoint[] = [];
   const started = performance.now();
+  const program = (p: { pid: number; comm: string }) =>
+    p.pid === process.pid
+      ? WORKER_PROCESS
+        ? 'API and load'
+        : 'API, load and worker'
+      : p.pid === workerPid?.()
+        ? 'worker'
+        : p.comm.startsWith('postgres')
+          ? 'Postgres'
+          : p.comm.startsWith('temporal')
+            ? 'dev server'
+            : p.comm;
+  let cpuBefore = cpuSnapshot(process.pid, program);
+  let before = { orders: 0, retried: 0 };
   const checkpoint = async (label: string, orders: number) => {
+    const cpuNow = cpuSnapshot(process.pid, program);
     const c = await measure(label, orders, (performance.now() - started) / 1000);
+    const steps = { opened: orders - before.orders, retried: c.retried - before.retried };
+    c.cpuMsPerStep = `${steps.opened} opened and ${steps.retried} first retries: ${cpuPerStep(cpuBefore, cpuNow, steps.opened + steps.retried)}`;
+    [cpuBefore, before] = [cpuNow, c];
     checkpoints.push(c);
     say(
-      `${label}: ${orders} orders, ${c.seconds.toFixed(0)} s, worker RSS ${c.rssMiB.toFixed(0)} MiB (${WORKER_PROCESS ? `its own process; API process ${c.apiRssMiB?.toFixed(0)} MiB, heap` : 'API and worker in one process, heap'} ${c.heapMiB.toFixed(0)}), Postgres ${c.pgMiB.toFixed(0)} MiB, running workflows ${c.running}, dev server RSS ${c.temporalRssMiB?.toFixed(0) ?? '?'} MiB`,
+      `${label}: ${orders} orders, ${c.seconds.toFixed(0)} s, worker RSS ${c.rssMiB.toFixed(0)} MiB (${WORKER_PROCESS ? `its own process; API process ${c.apiRssMiB?.toFixed(0)} MiB, heap` : 'API and worker in one process, heap'} ${c.heapMiB.toFixed(0)}), Postgres ${c.pgMiB.toFixed(0)} MiB, running workflows ${c.running}, dev server RSS ${c.temporalRssMiB?.toFixed(0) ?? '?'} MiB; since the last checkpoint, ${c.cpuMsPerStep}`,
     );
   };
   const measure = async (label: string, orders: number, seconds: number): Promise<Checkpoint> => {
@@ -116,13 +147,14 @@ async function main(): Promise<void> {
       pgMiB: Number(rows[0].size) / 2 ** 20,
       running: running.count,
       temporalRssMiB: devServerRssMiB(),
+      retried: attemptsAtSubmit === undefined ? 0 : await firstRetries(),
+      cpuMsPerStep: '',
     };
   };
 
   // Open the orders, CONCURRENCY callers at a time; every answer must be SUBMITTED.
   let opened = 0;
   let retriedAfter5xx = 0;
-  let attemptsAtSubmit: number | undefined; // the order's service attempts when answered (a retry adds one)
   let next = 0;
   const pending = [...CHECKPOINTS];
   const caller = async () => {
@@ -165,13 +197,6 @@ async function main(): Promise<void> {
   say(`opened ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)} per s)`);
 
   // Every first retry is due FIRST_RETRY_MS after its order's acceptance: wait until each has fired.
-  // A soft decline keeps the order in Processing (no transition): the retry shows as one more
-  // service attempt on the order row, written (with updated_at) when it fired.
-  const retried = () => db('orders').where('service_attempts', '>', attemptsAtSubmit ?? 0);
-  const firstRetries = () =>
-    retried()
-      .count<{ count: string }[]>('* as count')
-      .then(([row]) => Number(row?.count ?? 0));
   const deadline = Date.now() + FIRST_RETRY_MS + Math.max(300_000, ORDERS * 50);
   let fired = await firstRetries();
   while (fired < opened && Date.now() < deadline && !isInterrupted()) {
@@ -207,6 +232,8 @@ async function main(): Promise<void> {
     `first retry lateness against schedule, s: p50 ${p50}, p99 ${p99}, max ${max}`,
     `largest tables: ${tables.map((t: { relname: string; size: string }) => `${t.relname} ${(Number(t.size) / 2 ** 20).toFixed(1)} MiB`).join(', ')}`,
     `worker RSS at ${ORDERS} orders vs at each earlier checkpoint: ${rssRatios(checkpoints)}`,
+    'CPU ms per step (an order opened or a first retry fired) between checkpoints, per program:',
+    ...checkpoints.map((c) => `  ${c.label}: ${c.cpuMsPerStep}`),
     '',
   ];
   process.stdout.write(out.join('\n'));
@@ -219,6 +246,21 @@ function rssRatios(checkpoints: Checkpoint[]): string {
   const earlier = checkpoints.filter((c) => c.label.startsWith('opened ') && c !== last);
   if (!last || earlier.length === 0) return 'n/a';
   return earlier.map((c) => `${(last.rssMiB / c.rssMiB).toFixed(2)}x vs ${c.orders}`).join(', ');
+}
+
+/** "worker 30.1, dev server 28.4, …, others 2.0": CPU ms per step between two snapshots, per program. */
+function cpuPerStep(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined, steps: number): string {
+  if (!before || !after || steps <= 0) return 'n/a';
+  const { programs, others } = cpuBetween(before, after);
+  const ms = (seconds: number) => ((seconds * 1000) / steps).toFixed(1);
+  const total = Object.values(programs).reduce((a, b) => a + b, 0);
+  return [
+    ...Object.entries(programs)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, seconds]) => `${name} ${ms(seconds)}`),
+    `ours in all ${ms(total)}`,
+    `others ${ms(others)}`,
+  ].join(', ');
 }
 
 /** Resident memory of the Temporal dev server this process started (Linux /proc), in MiB. */

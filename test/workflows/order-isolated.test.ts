@@ -278,7 +278,7 @@ describe('order workflow with fake activities', () => {
       processorCharge: jest.fn(
         async (input: ChargeInput): Promise<ChargeResult> =>
           declines-- > 0
-            ? { result: 'declined', code: '51', advice: 'retryable' }
+            ? { result: 'soft_decline', code: '51' }
             : { result: 'approved', authorizationId: `auth-${input.idempotencyKey}` },
       ),
     });

@@ -23,6 +23,7 @@ export function createOrderActivities(deps: OrderActivityDeps) {
       await storeStep('persist order', () => persistOrder(deps.db, input));
       // Counted once the write is durable; a re-run of the same write may count again (rare).
       for (const e of input.events) businessMetrics.orderEvent(outboxEvent(e).name, input.state.flow);
+      if (input.transition) businessMetrics.orderTransition(input.transition.to, input.state.flow);
     },
 
     /** The rescue score with its device signals, for an evaluate the API sent without one. */

@@ -67,6 +67,11 @@ export const orderEvents = counter(
   'Order events recorded (order.completed = a rescue or sale completed, order.expired = a rescue window ended unrescued, ...), by event and flow.',
   ['event', 'flow'],
 );
+export const orderTransitions = counter(
+  'rescue_order_transitions_total',
+  'Order status transitions written, by the status moved to (problem: an operator must look, docs/runbook.md) and flow.',
+  ['to', 'flow'],
+);
 export const idempotencyOutcomes = counter(
   'rescue_idempotency_outcomes_total',
   'Idempotent requests by what the key store answered: replayed, in_flight (409), mismatch (409), unavailable (503).',
@@ -86,6 +91,9 @@ export const businessMetrics = {
   },
   orderEvent(event: string, flow: string): void {
     orderEvents.inc({ event, flow: flow.toLowerCase() });
+  },
+  orderTransition(to: string, flow: string): void {
+    orderTransitions.inc({ to: to.toLowerCase(), flow: flow.toLowerCase() });
   },
   webhookEndpointDisabled(): void {
     webhookEndpointsDisabled.inc();

@@ -3,6 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { loadConfig } from '../../src/config';
 import { derivedUuid } from '../../src/domain/ids';
 import type { EvaluateInput } from '../../src/domain/orders/contracts';
+import { orderTransitions } from '../../src/observability/metrics';
 import { CLOSED, OrderClient } from '../../src/orders/order-client';
 import { cancelUpdate, captureUpdate, evaluateUpdate, refundWorkflow } from '../../src/workflows';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -55,7 +56,16 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
   const asyncMit = { flow: 'ASYNC_MIT', isMIT: true, isRecurring: true, intervalCount: 1 } as const;
   const syncMit = { flow: 'SYNC_MIT', isMIT: true, isRecurring: true, intervalCount: 1 } as const;
 
+  /** rescue_order_transitions_total for async MIT orders, by the status moved to (the worker's activities count). */
+  const asyncMitTransitions = async () =>
+    Object.fromEntries(
+      (await orderTransitions.get()).values
+        .filter((v) => v.labels.flow === 'async_mit')
+        .map((v) => [String(v.labels.to), v.value]),
+    );
+
   it('async MIT: answers SUBMITTED, then is rescued on the third retry (order.completed)', async () => {
+    const counted = await asyncMitTransitions();
     const { result, orderId } = await start('4000000000000341', asyncMit);
     expect(result).toMatchObject({ kind: 'answer', outcome: 'SUBMITTED', status: 'Processing' });
     expect((await orderRow(database.db, orderId)).status).toBe(4);
@@ -68,6 +78,12 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
     expect(row.confirmation_id).toBeTruthy();
     expect(Number(row.completed_at) - Number(row.created_at)).toBeGreaterThanOrEqual(6 * HOUR);
     expect(await eventNames(database.db, orderId)).toEqual(['order.completed']);
+    // Each status the order moved to is counted once; the soft declines moved it nowhere.
+    const now = await asyncMitTransitions();
+    expect({
+      processing: (now.processing ?? 0) - (counted.processing ?? 0),
+      completed: (now.completed ?? 0) - (counted.completed ?? 0),
+    }).toEqual({ processing: 1, completed: 1 });
   });
 
   it('async MIT: expires exactly at expiryDateUtc, not before', async () => {

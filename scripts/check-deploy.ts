@@ -150,6 +150,12 @@ async function checkHelm(): Promise<void> {
   check(/name: MIGRATE_ON_START\s+value: "false"/.test(api), 'api does not migrate on start');
   const worker = docs.find((d) => d.name.endsWith('-worker') && d.kind === 'Deployment')?.text ?? '';
   check(worker.includes('TEMPORAL_METRICS_BIND_ADDRESS'), 'worker exports the SDK metrics');
+  // The order and webhook counters are kept by the worker's activities: only its METRICS_PORT serves them.
+  check(/name: METRICS_PORT\s+value: "\d+"/.test(worker), 'worker serves its own counters (METRICS_PORT)');
+  check(
+    !/name: memory/.test(docs.find((d) => d.kind === 'HorizontalPodAutoscaler')?.text ?? ''),
+    'worker HPA has no memory target (memory follows the cache bound)',
+  );
   for (const [name, text] of [
     ['api', api],
     ['worker', worker],
@@ -166,9 +172,10 @@ async function checkHelm(): Promise<void> {
     ) && tlsWorker.includes('secretName: temporal-mtls'),
     'TLS values mount the certificate Secret and set the TEMPORAL_TLS_* paths',
   );
+  const monitor = withTls.find((d) => d.kind === 'ServiceMonitor')?.text ?? '';
   check(
-    withTls.some((d) => d.kind === 'ServiceMonitor'),
-    'ServiceMonitor rendered when enabled',
+    /port: metrics/.test(monitor) && /port: app-metrics/.test(monitor),
+    "ServiceMonitor rendered when enabled, scraping the API's, the SDK's and the worker's own metrics",
   );
 }
 

@@ -91,6 +91,17 @@ describe('order workflow with fake activities', () => {
         },
       ],
     });
+  /** An async MIT evaluate answered SUBMITTED, then its rescue run to the end: Completed. */
+  const rescuedAsyncMit = async (handle: Awaited<ReturnType<typeof start>>) => {
+    const asyncMit = evaluateInput(card, new Date(await env.currentTimeMs()), {
+      flow: 'ASYNC_MIT',
+      isMIT: true,
+      isRecurring: true,
+      intervalCount: 1,
+    });
+    expect(await handle.executeUpdate(evaluateUpdate, { args: [asyncMit] })).toMatchObject({ outcome: 'SUBMITTED' });
+    expect(await handle.result()).toEqual({ status: 'Completed' });
+  };
   const failureTypeOf = (err: unknown) =>
     err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
 
@@ -257,17 +268,7 @@ describe('order workflow with fake activities', () => {
         return { result: 'approved', authorizationId: `auth-${input.idempotencyKey}` };
       }),
     });
-    await withWorker(activities, async (taskQueue) => {
-      const handle = await start(taskQueue);
-      const asyncMit = evaluateInput(card, new Date(await env.currentTimeMs()), {
-        flow: 'ASYNC_MIT',
-        isMIT: true,
-        isRecurring: true,
-        intervalCount: 1,
-      });
-      expect(await handle.executeUpdate(evaluateUpdate, { args: [asyncMit] })).toMatchObject({ outcome: 'SUBMITTED' });
-      expect(await handle.result()).toEqual({ status: 'Completed' });
-    });
+    await withWorker(activities, async (taskQueue) => rescuedAsyncMit(await start(taskQueue)));
     const keys = (activities.processorCharge as jest.Mock).mock.calls.map(([c]) => (c as ChargeInput).idempotencyKey);
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1); // one attempt, one key, however many tries
@@ -285,14 +286,7 @@ describe('order workflow with fake activities', () => {
     const history = await withWorker(activities, async (taskQueue) => {
       const handle = await start(taskQueue);
       trackHistory('order', handle.workflowId);
-      const asyncMit = evaluateInput(card, new Date(await env.currentTimeMs()), {
-        flow: 'ASYNC_MIT',
-        isMIT: true,
-        isRecurring: true,
-        intervalCount: 1,
-      });
-      expect(await handle.executeUpdate(evaluateUpdate, { args: [asyncMit] })).toMatchObject({ outcome: 'SUBMITTED' });
-      expect(await handle.result()).toEqual({ status: 'Completed' });
+      await rescuedAsyncMit(handle);
       return handle.fetchHistory();
     });
     // Four writes: accepted (Processing), two soft declines, rescued (Completed).

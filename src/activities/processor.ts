@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import { findVaultedCard, revealCard } from '../db/repositories/card-vault';
+import { revealVaultedCard } from '../db/repositories/card-vault';
 import { getMerchantSettings } from '../db/repositories/merchants';
 import type { ChargeInput, ChargeResult } from '../domain/orders/contracts';
 import type { VaultKey } from '../domain/vault-cipher';
@@ -38,14 +38,14 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
      * StoreUnavailable, never "unavailable".
      */
     async processorCharge(input: ChargeInput): Promise<ChargeResult> {
-      const [pan, card, settings] = await storeStep('read card vault', () =>
+      const [vaulted, settings] = await storeStep('read card vault', () =>
         Promise.all([
-          revealCard(deps.db, input.merchantId, input.cardToken, deps.vaultKeys),
-          findVaultedCard(deps.db, input.merchantId, input.cardToken),
+          revealVaultedCard(deps.db, input.merchantId, input.cardToken, deps.vaultKeys),
           getMerchantSettings(deps.db, input.merchantId),
         ]),
       );
-      if (!pan || !card) return { result: 'hard_decline', code: '14' }; // no such card in this merchant's vault
+      if (!vaulted) return { result: 'hard_decline', code: '14' }; // no such card in this merchant's vault
+      const { pan, card } = vaulted;
       const processor = processors.forMerchant(settings.processor);
       if (!processor) return { result: 'unavailable' };
       const request = {

@@ -75,25 +75,34 @@ export async function vaultCard(
   });
 }
 
-/** The card number behind a token, for the processor only; undefined for another merchant's token. */
 /** A vaulted card of this merchant (clear fields only), or undefined. */
 export async function findVaultedCard(db: Db, merchantId: string, token: string): Promise<VaultedCard | undefined> {
   const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
   return row ? view(row) : undefined;
 }
 
+/**
+ * A vaulted card with its number, for the processor only, in one read; undefined for another
+ * merchant's token.
+ */
+export async function revealVaultedCard(
+  db: Db,
+  merchantId: string,
+  token: string,
+  keys: VaultKey[],
+): Promise<{ card: VaultedCard; pan: string } | undefined> {
+  const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
+  if (!row) return undefined;
+  const sealed = { keyId: row.key_id, iv: row.iv, ciphertext: row.ciphertext, authTag: row.auth_tag };
+  return { card: view(row), pan: openCard(sealed, merchantId, token, keys) };
+}
+
+/** The card number behind a token, for the processor only; undefined for another merchant's token. */
 export async function revealCard(
   db: Db,
   merchantId: string,
   token: string,
   keys: VaultKey[],
 ): Promise<string | undefined> {
-  const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
-  if (!row) return undefined;
-  return openCard(
-    { keyId: row.key_id, iv: row.iv, ciphertext: row.ciphertext, authTag: row.auth_tag },
-    merchantId,
-    token,
-    keys,
-  );
+  return (await revealVaultedCard(db, merchantId, token, keys))?.pan;
 }

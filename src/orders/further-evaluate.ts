@@ -20,7 +20,9 @@ export async function closedOrderEvaluate(
 ): Promise<Answer> {
   const order = await findMerchantOrderByExternalId(deps.db, merchantId, externalOrderId);
   if (!order) throw new ApiError('internal_error');
-  if (order.status_name === 'Problem') throw new ApiError('rescue_unavailable');
+  // A charge that went unanswered may stand: never "fall back to the decline" (503002) over it.
+  if (order.status_name === 'Problem')
+    throw new ApiError(order.charge_outcome_unknown ? 'order_outcome_pending' : 'rescue_unavailable');
   // Sync MIT: a call after the window closed is DECLINED, even for an order that was rescued.
   const windowClosed = order.window_ends_at !== null && deps.clock.now().getTime() >= order.window_ends_at.getTime();
   const outcome = order.flow === 'SYNC_MIT' && windowClosed ? 'DECLINED' : outcomeForStatus(order.status_name);

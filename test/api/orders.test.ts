@@ -77,10 +77,22 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       const challenge = await api('POST', '/v1/evaluate', evaluateBody(card('4000000000003220')));
       expect(challenge.body.outcome).toBe('CHALLENGE');
       expect(await events(challenge.body.orderId)).toEqual(['challenge.presented']);
-      const unavailable = await api('POST', '/v1/evaluate', evaluateBody(card('4000000000000119')));
+      const refusedBody = evaluateBody(card('4000000000000119'));
+      const unavailable = await api('POST', '/v1/evaluate', refusedBody);
       expect(unavailable.status).toBe(503);
       expect(unavailable.body.error.id).toBe('503002');
       expect(unavailable.headers.get('retry-after')).toBeNull();
+      // The order is Problem: the processor refused the charge, so nothing was charged and a
+      // further evaluate still says "fall back to the decline".
+      const again = await api('POST', '/v1/evaluate', { ...refusedBody, idempotencyKey: randomUUID() });
+      expect([again.status, again.body.error?.id]).toEqual([503, '503002']);
+      // Had the charge gone unanswered instead (the workflow marks it so), it may stand: never 503002.
+      await stack
+        .db('orders')
+        .where({ external_order_id: refusedBody.externalOrderId })
+        .update({ charge_outcome_unknown: true });
+      const unknown = await api('POST', '/v1/evaluate', { ...refusedBody, idempotencyKey: randomUUID() });
+      expect([unknown.status, unknown.body.error?.id]).toEqual([500, '500010']);
     });
 
     it('validates the request naming the field, and creates nothing', async () => {

@@ -443,7 +443,7 @@ describe('order workflow with fake activities', () => {
 
     it('a charge after a passed challenge answered "unavailable" leaves the order a Problem, not Declined', async () => {
       let calls = 0;
-      const { activities } = fakes({
+      const { activities, persisted } = fakes({
         processorCharge: jest.fn(async (): Promise<ChargeResult> => {
           calls += 1;
           return calls === 1 ? { result: 'challenge_required' } : { result: 'unavailable' };
@@ -457,6 +457,9 @@ describe('order workflow with fake activities', () => {
         });
         expect(await handle.result()).toEqual({ status: 'Problem' });
       });
+      // The processor answered (it refused): nothing was charged, so the outcome is known.
+      expect(persisted.at(-1)?.state.status).toBe('Problem');
+      expect(persisted.at(-1)?.state.chargeOutcomeUnknown).toBeUndefined();
     });
 
     it('a Sync MIT evaluate that resumed the charge under another key answers both keys as the first, never captures', async () => {
@@ -532,6 +535,7 @@ describe('order workflow with fake activities', () => {
       });
       expect(chargeKeys(activities)).toHaveLength(1 + 3 + 12);
       expect(persisted.map((p) => p.state.status)).toEqual(['Onhold', 'Onhold', 'Problem']);
+      expect(persisted.at(-1)?.state.chargeOutcomeUnknown).toBe(true); // never answered: it may stand
     });
 
     it('a passed challenge whose charge went unanswered is charged again at the timeout, not cancelled', async () => {
@@ -700,7 +704,11 @@ describe('order workflow with fake activities', () => {
           expect(await handle.result()).toEqual({ status: 'Problem' });
         });
         expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, 3, ...Array(24).fill(4)]);
-        expect(persisted.at(-1)?.state).toMatchObject({ status: 'Problem', serviceAttempts: 3 });
+        expect(persisted.at(-1)?.state).toMatchObject({
+          status: 'Problem',
+          serviceAttempts: 3,
+          chargeOutcomeUnknown: true,
+        });
         expect(persisted.at(-1)?.events).toEqual([]);
         // Sent again 20 hours after it was first sent (+1 day), never at +2 days under a key the processor forgot.
         expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(44);
@@ -749,7 +757,11 @@ describe('order workflow with fake activities', () => {
         expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, ...Array(24).fill(3)]);
         expect(activities.processorVoid).not.toHaveBeenCalled();
         expect(activities.processorRefund).not.toHaveBeenCalled();
-        expect(persisted.at(-1)?.state).toMatchObject({ status: 'Problem', serviceAttempts: 2 });
+        expect(persisted.at(-1)?.state).toMatchObject({
+          status: 'Problem',
+          serviceAttempts: 2,
+          chargeOutcomeUnknown: true,
+        });
         expect(persisted.at(-1)?.events).toEqual([]);
         expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(7);
       });

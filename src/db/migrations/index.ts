@@ -14,6 +14,7 @@ import * as processorSetting from './20261123010000_processor_setting';
 import * as onboarding from './20261123020000_onboarding';
 import * as endpointDelivery from './20261123030000_endpoint_delivery';
 import * as workerHeartbeats from './20261123040000_worker_heartbeats';
+import * as chargeOutcomeUnknown from './20261125010000_charge_outcome_unknown';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -35,4 +36,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261123020000_onboarding', migration: onboarding },
   { name: '20261123030000_endpoint_delivery', migration: endpointDelivery },
   { name: '20261123040000_worker_heartbeats', migration: workerHeartbeats },
+  { name: '20261125010000_charge_outcome_unknown', migration: chargeOutcomeUnknown },
 ];

@@ -45,6 +45,7 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
       response_code: s.responseCode,
       attempt_count: s.attemptCount,
       service_attempts: s.serviceAttempts,
+      charge_outcome_unknown: s.chargeOutcomeUnknown ?? false,
       declined_at: s.declinedAtUtc,
       window_ends_at: s.windowEndsAtUtc,
       capture_before: s.captureBeforeUtc,

@@ -32,6 +32,8 @@ export interface OrderRecord {
   response_code: string | null;
   attempt_count: number | null;
   service_attempts: number;
+  /** Problem over a charge the processor never answered: it may stand. */
+  charge_outcome_unknown: boolean;
   declined_at: Date;
   window_ends_at: Date | null;
   capture_before: Date | null;

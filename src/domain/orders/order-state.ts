@@ -28,6 +28,11 @@ export interface OrderState {
   attemptCount: number | null;
   /** Charge attempts the service made for this order. */
   serviceAttempts: number;
+  /**
+   * Set when the order became Problem over a charge the processor never answered (it may stand),
+   * unset when the processor refused it (nothing charged). Absent in states written before.
+   */
+  chargeOutcomeUnknown?: boolean;
   declinedAtUtc: string;
   windowEndsAtUtc: string | null;
   captureBeforeUtc: string | null;

@@ -141,10 +141,14 @@ export class Order {
     // A charge's answer is recorded by this write, or lost with it (then sent again: unsettledCharge).
     const answered = this.answeredCharge;
     this.answeredCharge = null;
+    // Problem over a charge sent and never answered: it may stand, unlike one the processor refused.
+    const outcomeUnknown =
+      changes.status === 'Problem' && this.unsettledCharge !== null && this.unsettledCharge !== answered;
     const next: OrderState = {
       ...base,
       ...changes,
       ...(answered === null ? {} : { serviceAttempts: answered }),
+      ...(outcomeUnknown ? { chargeOutcomeUnknown: true } : {}),
       version: base.version + 1,
       updatedAtUtc: new Date().toISOString(),
     };

@@ -4,7 +4,7 @@ import { FAILURE } from '../../domain/orders/failures';
 import { type Outcome, outcomeForStatus } from '../../domain/orders/status';
 import { processorWhileWaiting, storeWhileWaiting } from './activities';
 import type { Order } from './order';
-import { approve, captureAuthorized, charge, expire, SETTLE_UNANSWERED_CHARGE } from './steps';
+import { approve, captureAuthorized, charge, expire, outcomeUnknown, SETTLE_UNANSWERED_CHARGE } from './steps';
 
 /** How long a CIT challenge waits for the cardholder before the order is cancelled. */
 export const CHALLENGE_TIMEOUT_MS = 15 * 60_000;
@@ -181,6 +181,11 @@ export async function furtherEvaluate(order: Order): Promise<EvaluateResult> {
       return answer(order, 'APPROVED');
     }
   }
-  if (s.status === 'Problem') return { kind: 'rescue_unavailable', orderId: s.orderId };
+  if (s.status === 'Problem') {
+    // As the read model answers once the run has closed: a charge that may stand is never "fall
+    // back to the decline" (src/orders/further-evaluate.ts).
+    if (s.chargeOutcomeUnknown) throw outcomeUnknown('the rescue ended with a charge the processor never answered');
+    return { kind: 'rescue_unavailable', orderId: s.orderId };
+  }
   return answer(order, outcomeForStatus(s.status));
 }

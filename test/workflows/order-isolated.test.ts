@@ -622,9 +622,13 @@ describe('order workflow with fake activities', () => {
       const withUnansweredRetry = async (
         act: (handle: Awaited<ReturnType<typeof start>>, answering: { now: boolean }) => Promise<void>,
         overrides: Partial<EvaluateInput> = {},
+        activityOverrides: Partial<OrderActivities> = {},
       ) => {
         const answering = { now: false };
-        const fx = fakes({ processorCharge: processorFor(2, Number.POSITIVE_INFINITY, answering) });
+        const fx = fakes({
+          processorCharge: processorFor(2, Number.POSITIVE_INFINITY, answering),
+          ...activityOverrides,
+        });
         await withWorker(fx.activities, async (taskQueue) => {
           const handle = await started(taskQueue);
           await handle.executeUpdate(evaluateUpdate, { args: [{ ...(await asyncMit()), ...overrides }] });
@@ -679,6 +683,40 @@ describe('order workflow with fake activities', () => {
           serviceAttempts: 2,
           authorizationId: null,
         });
+      });
+
+      it("a cancel whose write Postgres refuses after undoing the charge: the key's replayed approval is no rescue", async () => {
+        const written: PersistOrderInput[] = [];
+        const { activities } = await withUnansweredRetry(
+          async (handle, answering) => {
+            answering.now = true;
+            const refused = await handle
+              .executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] })
+              .catch((e: unknown) => e);
+            expect(failureTypeOf(refused)).toBe(FAILURE.persistenceRejected);
+            // Retry 3 (+6 h) sends attempt 2 again; its key replays the approval the cancel refunded.
+            expect(await handle.result()).toEqual({ status: 'Problem' });
+          },
+          {},
+          {
+            persistOrder: jest.fn(async (input: PersistOrderInput) => {
+              if (input.state.status === 'Cancelled')
+                throw ApplicationFailure.nonRetryable('persist order: SQLSTATE 23514', FAILURE.persistenceRejected);
+              written.push(input);
+            }),
+          },
+        );
+        const [key] = chargeKeys(activities).slice(-1);
+        expect(activities.processorRefund).toHaveBeenCalledWith(
+          expect.objectContaining({ refundId: `${key}:reversal` }),
+        );
+        // Never Completed over a refunded charge: left to an operator, and nothing outstanding.
+        expect(written.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
+          ['Processing', 0],
+          ['Processing', 1],
+          ['Problem', 2],
+        ]);
+        expect(written.at(-1)?.state.chargeOutcomeUnknown).toBeUndefined();
       });
 
       it('a cancel while the charge is unanswered and the processor still does not answer changes nothing: try again', async () => {

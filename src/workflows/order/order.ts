@@ -42,6 +42,11 @@ export class Order {
   unsettledCharge: number | null = null;
   /** When the unsettled charge was first sent (workflow time, ms): its key's age. */
   unsettledSince = 0;
+  /**
+   * The attempt whose approval was undone (voided or refunded) because it came too late to take
+   * (a cancel, the window's end). Sent again later, its key replays "approved": that is no rescue.
+   */
+  reversedCharge: number | null = null;
   /** The attempt the processor answered, recorded (serviceAttempts) by the next commit. */
   private answeredCharge: number | null = null;
   /** The first evaluate's hour is over: evaluates are turned away while the run closes. */

@@ -50,6 +50,12 @@ export async function retryCharge(order: Order, lastChance = false): Promise<boo
 
 async function recordRetryAnswer(order: Order, result: ChargeResult): Promise<boolean> {
   const attempt = order.state.serviceAttempts + 1;
+  // The approval a cancel (or the window's end) already undid, replayed by its key: the write of
+  // that cancel was refused, so the order is left to an operator, never recorded as rescued.
+  if (result.result === 'approved' && order.reversedCharge === attempt) {
+    await order.commit({ status: 'Problem' }, `retry ${attempt}'s approval was undone by a cancel never recorded`);
+    return true;
+  }
   if (result.result === 'approved') {
     await approve(order, result.authorizationId, `rescued on retry ${attempt}`);
     return true;

@@ -73,7 +73,8 @@ export type Settlement = 'undone' | 'not_charged' | 'unsettled';
  */
 export async function reverseUnsettledCharge(order: Order, api: ProcessorApi = processorSettling): Promise<Settlement> {
   const s = order.state;
-  const key = `${s.orderId}:charge:${s.serviceAttempts + 1}`;
+  const attempt = s.serviceAttempts + 1;
+  const key = `${s.orderId}:charge:${attempt}`;
   let result: ChargeResult;
   try {
     result = await charge(order, api);
@@ -94,6 +95,8 @@ export async function reverseUnsettledCharge(order: Order, api: ProcessorApi = p
       authorizationId: result.authorizationId,
       amount: s.amount,
     });
+  // Should the write that follows be refused, a later re-send of this attempt must not rescue.
+  order.reversedCharge = attempt;
   return 'undone';
 }
 

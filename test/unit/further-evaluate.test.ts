@@ -1,50 +1,24 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type { EvaluateInput, OrderState } from '../../src/domain/orders/contracts';
 import { FAILURE } from '../../src/domain/orders/failures';
-import { furtherEvaluate } from '../../src/workflows/order/evaluate';
+import { draftOf, furtherEvaluate } from '../../src/workflows/order/evaluate';
 import { Order } from '../../src/workflows/order/order';
+import { evaluateInput } from '../helpers/orders';
 
-/** A Problem order as the workflow holds it; `chargeOutcomeUnknown` as `Order.commit` sets it. */
+/** A Problem async MIT order as the workflow holds it; `chargeOutcomeUnknown` as `Order.commit` sets it. */
 function problemOrder(chargeOutcomeUnknown: boolean | undefined): Order {
-  const ids = { orderId: 'o-1', orderSessionKey: 'sk-1', merchantId: 'm-1', partnerId: 'p-1', externalOrderId: 'x-1' };
-  const order = new Order({ ...ids, isTestMode: true });
-  const at = '2026-11-25T10:00:00.000Z';
-  const state: OrderState = {
-    ...ids,
-    version: 3,
+  const order = new Order({
+    orderId: 'o-1',
+    orderSessionKey: 'sk-1',
+    merchantId: 'm-1',
+    partnerId: 'p-1',
+    externalOrderId: 'x-1',
     isTestMode: true,
-    flow: 'ASYNC_MIT',
-    transactionType: 'SALE',
-    isMIT: true,
-    isRecurring: true,
-    status: 'Problem',
-    outcome: null,
-    amount: 2500,
-    currency: 'USD',
-    authorizedAmount: 0,
-    capturedAmount: 0,
-    refundedAmount: 0,
-    card: { token: 'tok', brand: 'VISA', bin: '400000', last4: '0002' },
-    senseKey: null,
-    responseCode: '51',
-    attemptCount: null,
-    serviceAttempts: 2,
-    ...(chargeOutcomeUnknown === undefined ? {} : { chargeOutcomeUnknown }),
-    declinedAtUtc: at,
-    windowEndsAtUtc: '2026-12-16T10:00:00.000Z',
-    captureBeforeUtc: null,
-    confirmationId: null,
-    authorizationId: null,
-    score: null,
-    reasons: [],
-    deviceSignalsUsed: false,
-    createdAtUtc: at,
-    updatedAtUtc: at,
-    completedAtUtc: null,
-    cancelledAtUtc: null,
-    expiredAtUtc: null,
-  };
-  order.begin(state, {} as EvaluateInput);
+  });
+  const at = new Date('2026-11-25T10:00:00.000Z');
+  const card = { token: 'tok', brand: 'VISA', bin: '400000', last4: '0002' };
+  const input = evaluateInput(card, at, { flow: 'ASYNC_MIT', isMIT: true, isRecurring: true, intervalCount: 1 });
+  const state = { ...draftOf(order, input, at), status: 'Problem' as const, serviceAttempts: 2 };
+  order.begin(chargeOutcomeUnknown === undefined ? state : { ...state, chargeOutcomeUnknown }, input);
   return order;
 }
 

@@ -23,7 +23,8 @@ function windowEnd(input: EvaluateInput): Date {
   return new Date(Math.min(configured, declinedAt + MAX_RESCUE_WINDOW_MS));
 }
 
-function draftOf(order: Order, input: EvaluateInput, at: Date): OrderState {
+/** The order a first evaluate starts from (Draft, version 0 or the resumed one). */
+export function draftOf(order: Order, input: EvaluateInput, at: Date): OrderState {
   const { resume, ...start } = order.start;
   return {
     version: resume?.version ?? 0,

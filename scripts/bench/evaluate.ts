@@ -16,6 +16,7 @@ import {
   isInterrupted,
   machineLine,
   onInterrupt,
+  percentiles,
   portOf,
   positiveInt,
   post,
@@ -287,11 +288,6 @@ function table(header: string[], rows: string[][]): string[] {
 }
 
 /** Percentiles of a list of latencies (nearest rank). */
-function percentiles(values: number[]): (p: number) => number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return (p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
 /** Each row beside the floor and the baseline measured at the same connection count. */
 function printTable(results: Measured[]): void {
   const header = [

@@ -75,6 +75,8 @@ export interface LocalStackOptions {
    * runs it, instead of in this process: the two cores are used, and its memory is its own.
    */
   workerProcess?: boolean;
+  /** The API's and the in-process worker's log level (default warn). */
+  logLevel?: 'warn' | 'fatal';
 }
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
@@ -85,7 +87,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const config = loadConfig({
     FC_ENVIRONMENT: 'sandbox',
     HOST,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: options.logLevel ?? 'warn',
     DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX,
     // A short token life shows a long bench's renewal in minutes (bench:open-rescues).
     ACCESS_TOKEN_TTL_SECONDS: process.env.ACCESS_TOKEN_TTL_SECONDS,
@@ -383,6 +385,12 @@ export function runBench(main: () => Promise<void>): void {
       process.exit(interrupted ? 130 : 1);
     },
   );
+}
+
+/** The p-th percentile (nearest rank) of `values`: percentiles(xs)(99). */
+export function percentiles(values: number[]): (p: number) => number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** A comma-separated list of positive integers from the environment, e.g. BENCH_CONNECTIONS=1,10. */

@@ -32,13 +32,16 @@ export interface DevServerOptions {
  * And the history shard's transfer-queue reads: the default 20 per second per shard made every
  * task handed to matching (a new run's first workflow task, an activity, the task after an
  * activity) wait up to 50 ms for the next read, which capped one caller at 20 req/s; the host-wide
- * read limit (a share of the persistence rate) still guards the database.
+ * read limit (a share of the persistence rate) still guards the database. And the matcher that
+ * honours task priority (off by default on this server version): a checkout goes ahead of a backlog
+ * of MIT retries (src/temporal/task-priority.ts).
  */
 export const LOW_LATENCY = [
   'matching.numTaskqueueReadPartitions=1',
   'matching.numTaskqueueWritePartitions=1',
   'system.enableActivityEagerExecution=true',
   'history.transferProcessorMaxPollRPS=1000',
+  'matching.useNewMatcher=true',
 ];
 
 /** Starts `temporal server start-dev` as a child process and waits until it answers. */

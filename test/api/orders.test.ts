@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listOrderEvents } from '../../src/db/repositories/events';
+import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { CLOSED, OrderClient } from '../../src/orders/order-client';
 import { captureUpdate } from '../../src/workflows';
 import { callApi } from '../helpers/api-client';
@@ -147,6 +148,24 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       );
       expect(order.body).toMatchObject({ status: 2, statusName: 'CANCELLED', outcome: 'EXPIRED' });
       expect(await events(res.body.orderId)).toEqual(['order.expired']);
+    });
+
+    it('starts a checkout at task priority 1 and an async MIT rescue at 3, so retries never queue a checkout', async () => {
+      const started = async (body: ReturnType<typeof evaluateBody>) => {
+        expect((await api('POST', '/v1/evaluate', body)).status).toBe(200);
+        const handle = stack.client.workflow.getHandle(orderWorkflowId(mid, body.externalOrderId as string));
+        return (await handle.describe()).priority?.priorityKey;
+      };
+      expect(await started(evaluateBody())).toBe(1);
+      const declinesAlways = { cardNumber: '4000000000009995', expiryMonth: 1, expiryYear: nextYear };
+      const mit = {
+        isMIT: true,
+        isRecurring: true,
+        subscription: { intervalCount: 1 },
+        paymentMethod: declinesAlways,
+        expiryDateUtc: new Date(Date.now() + 3000).toISOString(), // closes, not left retrying
+      };
+      expect(await started(evaluateBody(mit))).toBe(3);
     });
 
     it('a declined CIT order evaluated again with a higher attemptCount is a new attempt on the same order', async () => {

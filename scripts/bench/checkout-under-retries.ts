@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { RETRY_OFFSETS_MS } from '../../src/domain/orders/retry-schedule';
+import {
+  checkInterrupted,
+  isInterrupted,
+  machineLine,
+  percentiles,
+  positiveInt,
+  post,
+  runBench,
+  say,
+  seedMerchant,
+  startLocalStack,
+} from './harness';
+
+/**
+ * `npm run bench:checkout-under-retries`: what a shopper's checkout (a CIT evaluate) meets while
+ * async MIT retries crowd the worker. BENCH_ORDERS (3,000) async MIT orders whose card declines on
+ * every attempt are opened by 10 callers as fast as the stack takes them; each one's first retry
+ * fires a minute after its acceptance (the production schedule), so from the first minute on the
+ * retries (replays, once the orders outnumber the sticky cache: WORKFLOW_CACHE_SIZE) and the
+ * opening compete for the two cores and a backlog builds. Meanwhile an open loop sends
+ * BENCH_CHECKOUT_RATE (2) CIT evaluates a second, each answered or not on its first try. It prints
+ * the checkouts' latency and failures before the retries, while they fire beside the opening, and
+ * while they drain; and the MIT evaluates' 5xx. BENCH_TEMPORAL_CONFIG='matching.useNewMatcher=false'
+ * turns the server's task priority off (src/temporal/task-priority.ts) for the comparison.
+ * docs/benchmarks.md.
+ */
+
+const ORDERS = positiveInt('BENCH_ORDERS', 3_000);
+const CONCURRENCY = positiveInt('BENCH_CONCURRENCY', 10);
+const CHECKOUT_RATE = positiveInt('BENCH_CHECKOUT_RATE', 2);
+const DECLINES_ALWAYS = '4000000000009995'; // sandbox: insufficient funds on every attempt (docs/sandbox.md)
+const APPROVES = '4111111111111111'; // sandbox: approves (docs/sandbox.md)
+const FIRST_RETRY_MS = RETRY_OFFSETS_MS[0] as number;
+const RETRY_5XX_FOR_MS = 600_000;
+
+type Phase = 'before the first retries' | 'retries beside the opening' | 'retries draining';
+interface Checkout {
+  phase: Phase;
+  ms: number;
+  answer: string;
+}
+
+async function main(): Promise<void> {
+  say(machineLine());
+  say(
+    `${ORDERS} async MIT orders (${CONCURRENCY} callers) and ${CHECKOUT_RATE} checkouts a second; cache ${process.env.WORKFLOW_CACHE_SIZE ?? 'default'}; server settings ${process.env.BENCH_TEMPORAL_CONFIG ?? 'as shipped'}`,
+  );
+  // The API's 503s are what this measures (the table below counts them): not one log line each.
+  const { apiUrl, apiDb: db } = await startLocalStack({ workerProcess: true, logLevel: 'fatal' });
+  const { bearer, tokenizationKey } = await seedMerchant(db, apiUrl);
+  const tokenize = async (cardNumber: string) => {
+    const year = new Date().getUTCFullYear() + 1;
+    const res = await post(
+      `${apiUrl}/v1/tokenize`,
+      { 'x-tokenization-key': tokenizationKey },
+      {
+        cardNumber,
+        expiryMonth: 12,
+        expiryYear: year,
+      },
+    );
+    if (res.status !== 201) throw new Error(`tokenize failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return String(res.body.token);
+  };
+  const [declining, approving] = [await tokenize(DECLINES_ALWAYS), await tokenize(APPROVES)];
+  const auth = { authorization: `Bearer ${bearer}` };
+  const order = (token: string) => ({
+    idempotencyKey: randomUUID(),
+    externalOrderId: `bench-${randomUUID()}`,
+    transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+    paymentMethod: { token },
+  });
+  const evaluate = (body: ReturnType<typeof order>) => post(`${apiUrl}/v1/evaluate`, auth, body);
+
+  const started = Date.now();
+  let openingDone = false;
+  const phase = (): Phase =>
+    Date.now() - started < FIRST_RETRY_MS
+      ? 'before the first retries'
+      : openingDone
+        ? 'retries draining'
+        : 'retries beside the opening';
+
+  // The checkouts: an open loop, each answered (or not) on its first try, as a shopper's would be.
+  const checkouts: Checkout[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const sendCheckout = () => {
+    const at = phase();
+    const t0 = performance.now();
+    const sent = evaluate({ ...order(approving) })
+      .then(
+        (res) =>
+          `${res.status} ${res.status === 200 ? res.body.outcome : ((res.body.error as { id?: string } | undefined)?.id ?? '')}`,
+        (err: unknown) => `error ${err instanceof Error ? err.message : String(err)}`,
+      )
+      .then((answer) => {
+        checkouts.push({ phase: at, ms: performance.now() - t0, answer });
+      })
+      .finally(() => inFlight.delete(sent));
+    inFlight.add(sent);
+  };
+  const ticker = setInterval(sendCheckout, 1000 / CHECKOUT_RATE);
+
+  // The MIT orders: every answer must be SUBMITTED; a 5xx is retried with the same key, as a merchant would.
+  let next = 0;
+  let opened = 0;
+  let attemptsAtSubmit: number | undefined; // an order's service attempts when answered (a retry adds one)
+  const mit5xx: Record<Phase, number> = {
+    'before the first retries': 0,
+    'retries beside the opening': 0,
+    'retries draining': 0,
+  };
+  const opener = async () => {
+    while (next < ORDERS && !isInterrupted()) {
+      next += 1;
+      const body = { ...order(declining), isMIT: true, isRecurring: true, subscription: { intervalCount: 1 } };
+      let res = await evaluate(body);
+      const giveUpAt = Date.now() + RETRY_5XX_FOR_MS;
+      for (let retry = 1; res.status >= 500 && Date.now() < giveUpAt && !isInterrupted(); retry++) {
+        mit5xx[phase()] += 1;
+        await new Promise((r) => setTimeout(r, Math.min(10_000, 1_000 * retry)));
+        res = await evaluate(body);
+      }
+      if (res.status !== 200 || res.body.outcome !== 'SUBMITTED') {
+        throw new Error(`MIT evaluate answered ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      opened += 1;
+      if (attemptsAtSubmit === undefined) {
+        const row = await db('orders')
+          .where({ id: String(res.body.orderId) })
+          .first('service_attempts');
+        attemptsAtSubmit = Number(row?.service_attempts ?? 0);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: CONCURRENCY }, opener));
+    const openSeconds = (Date.now() - started) / 1000;
+    openingDone = true;
+    say(`opened ${opened} MIT orders in ${openSeconds.toFixed(0)} s (${(opened / openSeconds).toFixed(1)} a second)`);
+    // Until every first retry has fired (a soft decline adds a service attempt to the order row).
+    const firstRetries = () =>
+      db('orders')
+        .where({ flow: 'ASYNC_MIT' })
+        .where('service_attempts', '>', attemptsAtSubmit ?? 0)
+        .count<{ count: string }[]>('* as count')
+        .then(([row]) => Number(row?.count ?? 0));
+    const deadline = Date.now() + FIRST_RETRY_MS + 600_000;
+    while ((await firstRetries()) < opened && Date.now() < deadline && !isInterrupted()) {
+      await new Promise((r) => setTimeout(r, 2_000));
+    }
+    say(`first retries fired: ${await firstRetries()} of ${opened}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    clearInterval(ticker);
+    await Promise.all(inFlight);
+  }
+  checkInterrupted();
+  report(checkouts, mit5xx);
+}
+
+function report(checkouts: Checkout[], mit5xx: Record<Phase, number>): void {
+  const lines = [
+    '',
+    '| phase | checkouts | APPROVED | not answered (count: answer) | p50 ms | p99 ms | max ms | MIT evaluates answered 5xx |',
+    '| :-- | --: | --: | :-- | --: | --: | --: | --: |',
+  ];
+  for (const phase of Object.keys(mit5xx) as Phase[]) {
+    const rows = checkouts.filter((c) => c.phase === phase);
+    const failed = new Map<string, number>();
+    for (const c of rows) if (c.answer !== '200 APPROVED') failed.set(c.answer, (failed.get(c.answer) ?? 0) + 1);
+    const p = percentiles(rows.map((c) => c.ms));
+    lines.push(
+      `| ${phase} | ${rows.length} | ${rows.length - [...failed.values()].reduce((a, b) => a + b, 0)} | ${
+        [...failed].map(([answer, n]) => `${n}: ${answer}`).join('; ') || '-'
+      } | ${p(50).toFixed(0)} | ${p(99).toFixed(0)} | ${p(100).toFixed(0)} | ${mit5xx[phase]} |`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+runBench(main);

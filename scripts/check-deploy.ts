@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { cacheDir, commandOutput, isExecutable, onPath, progress, runLogged } from './tools/cache';
+import { LOW_LATENCY } from './tools/temporal-dev-server';
 
 /**
  * `npm run check:deploy` (also run by .ci/run): checks the deployment files without a Docker
@@ -13,7 +14,8 @@ import { cacheDir, commandOutput, isExecutable, onPath, progress, runLogged } fr
  *   docs/deployment.md promises (hook Job, probes, HPA, PDBs, resources, non-root).
  * - docker/docker-compose.yml: validated against the Compose Specification's JSON schema
  *   (check-jsonschema's vendored `compose-spec`); `docker compose config` / `docker-compose
- *   config` too when one is installed; plus the rules of issue 13 (no auto-setup image, no tctl,
+ *   config` too when one is installed; its Temporal server's dynamic config holds every setting of
+ *   the dev server's (LOW_LATENCY); plus the rules of issue 13 (no auto-setup image, no tctl,
  *   api and worker after the one-shot migration).
  * - docker/Dockerfile and .dockerignore: Node 22, multi-stage, non-root, HEALTHCHECK, prebuilt
  *   workflow bundle; the context leaves out .data, node_modules, .git.
@@ -211,6 +213,16 @@ async function checkCompose(): Promise<void> {
       /migrate:\s*\n\s+condition: service_completed_successfully/.test(body),
       `compose: ${name} starts after the one-shot migrate service succeeded`,
     );
+  }
+  // The Temporal server's dynamic config: every setting the dev server and the local cluster run.
+  const dynamicConfig = readFileSync(path.join(ROOT, 'docker/temporal-dynamicconfig.yaml'), 'utf8');
+  check(
+    text.includes('DYNAMIC_CONFIG_FILE_PATH') && text.includes('./temporal-dynamicconfig.yaml:'),
+    'compose: the Temporal server reads docker/temporal-dynamicconfig.yaml',
+  );
+  for (const setting of LOW_LATENCY) {
+    const [key, value] = setting.split('=');
+    check(dynamicConfig.includes(`\n${key}:\n  - value: ${value}\n`), `compose: Temporal runs ${setting}`);
   }
   const targets = new Set([...text.matchAll(/^ {6}([a-z][a-z0-9-]*):\s*\n {8}condition:/gm)].map((m) => m[1] ?? ''));
   const unknown = [...targets].filter((t) => !services.has(t));

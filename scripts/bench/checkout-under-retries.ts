@@ -8,9 +8,11 @@ import {
   positiveInt,
   post,
   runBench,
+  SANDBOX_CARDS,
   say,
   seedMerchant,
   startLocalStack,
+  tokenizeCard,
 } from './harness';
 
 /**
@@ -30,8 +32,8 @@ import {
 const ORDERS = positiveInt('BENCH_ORDERS', 3_000);
 const CONCURRENCY = positiveInt('BENCH_CONCURRENCY', 10);
 const CHECKOUT_RATE = positiveInt('BENCH_CHECKOUT_RATE', 2);
-const DECLINES_ALWAYS = '4000000000009995'; // sandbox: insufficient funds on every attempt (docs/sandbox.md)
-const APPROVES = '4111111111111111'; // sandbox: approves (docs/sandbox.md)
+/** checkout: the same merchant's CIT evaluates; other-merchant: another merchant's async MIT evaluates. */
+const PROBE = process.env.BENCH_PROBE === 'other-merchant' ? 'other-merchant' : 'checkout';
 const FIRST_RETRY_MS = RETRY_OFFSETS_MS[0] as number;
 const RETRY_5XX_FOR_MS = 600_000;
 
@@ -45,34 +47,33 @@ interface Checkout {
 async function main(): Promise<void> {
   say(machineLine());
   say(
-    `${ORDERS} async MIT orders (${CONCURRENCY} callers) and ${CHECKOUT_RATE} checkouts a second; cache ${process.env.WORKFLOW_CACHE_SIZE ?? 'default'}; server settings ${process.env.BENCH_TEMPORAL_CONFIG ?? 'as shipped'}`,
+    `${ORDERS} async MIT orders (${CONCURRENCY} callers) and ${CHECKOUT_RATE} probes a second (${PROBE}); cache ${process.env.WORKFLOW_CACHE_SIZE ?? 'default'}; server settings ${process.env.BENCH_TEMPORAL_CONFIG ?? 'as shipped'}`,
   );
   // The API's 503s are what this measures (the table below counts them): not one log line each.
   const { apiUrl, apiDb: db } = await startLocalStack({ workerProcess: true, logLevel: 'fatal' });
-  const { bearer, tokenizationKey } = await seedMerchant(db, apiUrl);
-  const tokenize = async (cardNumber: string) => {
-    const year = new Date().getUTCFullYear() + 1;
-    const res = await post(
-      `${apiUrl}/v1/tokenize`,
-      { 'x-tokenization-key': tokenizationKey },
-      {
-        cardNumber,
-        expiryMonth: 12,
-        expiryYear: year,
-      },
-    );
-    if (res.status !== 201) throw new Error(`tokenize failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return String(res.body.token);
-  };
-  const [declining, approving] = [await tokenize(DECLINES_ALWAYS), await tokenize(APPROVES)];
-  const auth = { authorization: `Bearer ${bearer}` };
+  const merchant = await seedMerchant(db, apiUrl);
+  const declining = await tokenizeCard(apiUrl, merchant.tokenizationKey, SANDBOX_CARDS.declinesAlways);
   const order = (token: string) => ({
     idempotencyKey: randomUUID(),
     externalOrderId: `bench-${randomUUID()}`,
     transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
     paymentMethod: { token },
   });
-  const evaluate = (body: ReturnType<typeof order>) => post(`${apiUrl}/v1/evaluate`, auth, body);
+  const mit = { isMIT: true, isRecurring: true, subscription: { intervalCount: 1 } };
+  const evaluate = (bearer: string, body: object) =>
+    post(`${apiUrl}/v1/evaluate`, { authorization: `Bearer ${bearer}` }, body);
+  // What the probe sends, as whom, and the answer that counts as served.
+  const prober = PROBE === 'checkout' ? merchant : await seedMerchant(db, apiUrl);
+  const probe =
+    PROBE === 'checkout'
+      ? {
+          body: order(await tokenizeCard(apiUrl, prober.tokenizationKey, SANDBOX_CARDS.approves)),
+          served: '200 APPROVED',
+        }
+      : {
+          body: { ...order(await tokenizeCard(apiUrl, prober.tokenizationKey, SANDBOX_CARDS.declinesAlways)), ...mit },
+          served: '200 SUBMITTED',
+        };
 
   const started = Date.now();
   let openingDone = false;
@@ -89,7 +90,8 @@ async function main(): Promise<void> {
   const sendCheckout = () => {
     const at = phase();
     const t0 = performance.now();
-    const sent = evaluate({ ...order(approving) })
+    const body = { ...probe.body, idempotencyKey: randomUUID(), externalOrderId: `probe-${randomUUID()}` };
+    const sent = evaluate(prober.bearer, body)
       .then(
         (res) =>
           `${res.status} ${res.status === 200 ? res.body.outcome : ((res.body.error as { id?: string } | undefined)?.id ?? '')}`,
@@ -115,13 +117,13 @@ async function main(): Promise<void> {
   const opener = async () => {
     while (next < ORDERS && !isInterrupted()) {
       next += 1;
-      const body = { ...order(declining), isMIT: true, isRecurring: true, subscription: { intervalCount: 1 } };
-      let res = await evaluate(body);
+      const body = { ...order(declining), ...mit };
+      let res = await evaluate(merchant.bearer, body);
       const giveUpAt = Date.now() + RETRY_5XX_FOR_MS;
       for (let retry = 1; res.status >= 500 && Date.now() < giveUpAt && !isInterrupted(); retry++) {
         mit5xx[phase()] += 1;
         await new Promise((r) => setTimeout(r, Math.min(10_000, 1_000 * retry)));
-        res = await evaluate(body);
+        res = await evaluate(merchant.bearer, body);
       }
       if (res.status !== 200 || res.body.outcome !== 'SUBMITTED') {
         throw new Error(`MIT evaluate answered ${res.status} ${JSON.stringify(res.body)}`);
@@ -143,7 +145,7 @@ async function main(): Promise<void> {
     // Until every first retry has fired (a soft decline adds a service attempt to the order row).
     const firstRetries = () =>
       db('orders')
-        .where({ flow: 'ASYNC_MIT' })
+        .where({ flow: 'ASYNC_MIT', merchant_id: merchant.mid })
         .where('service_attempts', '>', attemptsAtSubmit ?? 0)
         .count<{ count: string }[]>('* as count')
         .then(([row]) => Number(row?.count ?? 0));
@@ -157,19 +159,19 @@ async function main(): Promise<void> {
     await Promise.all(inFlight);
   }
   checkInterrupted();
-  report(checkouts, mit5xx);
+  report(checkouts, mit5xx, probe.served);
 }
 
-function report(checkouts: Checkout[], mit5xx: Record<Phase, number>): void {
+function report(checkouts: Checkout[], mit5xx: Record<Phase, number>, served: string): void {
   const lines = [
     '',
-    '| phase | checkouts | APPROVED | not answered (count: answer) | p50 ms | p99 ms | max ms | MIT evaluates answered 5xx |',
+    `| phase | ${PROBE === 'checkout' ? 'checkouts' : "other merchant's MIT evaluates"} | ${served.slice(4)} | not answered (count: answer) | p50 ms | p99 ms | max ms | flooding MIT evaluates answered 5xx |`,
     '| :-- | --: | --: | :-- | --: | --: | --: | --: |',
   ];
   for (const phase of Object.keys(mit5xx) as Phase[]) {
     const rows = checkouts.filter((c) => c.phase === phase);
     const failed = new Map<string, number>();
-    for (const c of rows) if (c.answer !== '200 APPROVED') failed.set(c.answer, (failed.get(c.answer) ?? 0) + 1);
+    for (const c of rows) if (c.answer !== served) failed.set(c.answer, (failed.get(c.answer) ?? 0) + 1);
     const p = percentiles(rows.map((c) => c.ms));
     lines.push(
       `| ${phase} | ${rows.length} | ${rows.length - [...failed.values()].reduce((a, b) => a + b, 0)} | ${

@@ -22,9 +22,11 @@ import {
   post,
   registerStop,
   runBench,
+  SANDBOX_CARDS,
   say,
   seedMerchant,
   startLocalStack,
+  tokenizeCard,
 } from './harness';
 
 /**
@@ -43,7 +45,6 @@ const OPEN_LOOP_RATES = commaList('BENCH_RATES', [20, 40]);
 /** Which scenarios run, by key (e.g. BENCH_SCENARIOS=floor,cit for a profile); all by default. */
 const ONLY = process.env.BENCH_SCENARIOS?.split(',').map((k) => k.trim().toLowerCase());
 const WARMUP_SECONDS = 2;
-const TEST_CARD = '4111111111111111'; // sandbox: approves (docs/sandbox.md)
 
 let load: autocannon.Instance | undefined;
 /** SQL statements sent by the API's pool and the worker's, counted through knex's query event. */
@@ -102,19 +103,7 @@ async function main(): Promise<void> {
   const baselineUrl = `http://${HOST}:${portOf(baseline)}`;
 
   const { bearer, tokenizationKey } = await seedMerchant(apiDb, apiUrl);
-  const card = await post(
-    `${apiUrl}/v1/tokenize`,
-    { 'x-tokenization-key': tokenizationKey },
-    {
-      cardNumber: TEST_CARD,
-      expiryMonth: 12,
-      expiryYear: new Date().getUTCFullYear() + 1,
-    },
-  );
-  if (card.status !== 201 || typeof card.body.token !== 'string') {
-    throw new Error(`tokenize failed: ${card.status} ${JSON.stringify(card.body)}`);
-  }
-  const token = card.body.token;
+  const token = await tokenizeCard(apiUrl, tokenizationKey, SANDBOX_CARDS.approves);
 
   const citBody = () => ({
     idempotencyKey: randomUUID(),

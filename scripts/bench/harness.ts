@@ -258,7 +258,7 @@ async function closeBenchServer(server: Server): Promise<void> {
 export async function seedMerchant(
   db: Db,
   apiUrl: string,
-): Promise<{ bearer: string; tokenizationKey: string; newBearer: () => Promise<string> }> {
+): Promise<{ mid: string; bearer: string; tokenizationKey: string; newBearer: () => Promise<string> }> {
   const [partner] = await db('partners').insert({ name: 'Bench Partner' }).returning('id');
   const [merchant] = await db('merchants').insert({ partner_id: partner.id, name: 'Bench Merchant' }).returning('id');
   const tokenizationKey = generateSecret('tk_sandbox');
@@ -281,7 +281,23 @@ export async function seedMerchant(
     if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
     return String(res.body.access_token);
   };
-  return { bearer: await newBearer(), tokenizationKey, newBearer };
+  return { mid: String(merchant.id), bearer: await newBearer(), tokenizationKey, newBearer };
+}
+
+/** Sandbox cards (docs/sandbox.md): one approves, one declines (insufficient funds) on every attempt. */
+export const SANDBOX_CARDS = { approves: '4111111111111111', declinesAlways: '4000000000009995' } as const;
+
+/** Tokenizes a card (expiring next year) as the merchant's checkout page would; returns its token. */
+export async function tokenizeCard(apiUrl: string, tokenizationKey: string, cardNumber: string): Promise<string> {
+  const res = await post(
+    `${apiUrl}/v1/tokenize`,
+    { 'x-tokenization-key': tokenizationKey },
+    { cardNumber, expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 1 },
+  );
+  if (res.status !== 201 || typeof res.body.token !== 'string') {
+    throw new Error(`tokenize failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return res.body.token;
 }
 
 export async function post(

@@ -10,9 +10,11 @@ import {
   positiveInt,
   post,
   runBench,
+  SANDBOX_CARDS,
   say,
   seedMerchant,
   startLocalStack,
+  tokenizeCard,
 } from './harness';
 
 /**
@@ -31,7 +33,6 @@ const CONCURRENCY = positiveInt('BENCH_CONCURRENCY', 10);
 const CHECKPOINTS = [
   ...new Set([...commaList('BENCH_CHECKPOINTS', [1_000, 10_000]).filter((c) => c < ORDERS), ORDERS]),
 ];
-const DECLINES_ALWAYS = '4000000000009995'; // sandbox: insufficient funds on every attempt (docs/sandbox.md)
 const FIRST_RETRY_MS = RETRY_OFFSETS_MS[0] as number;
 const WORKER_PROCESS = process.env.BENCH_WORKER_PROCESS === '1';
 const RETRY_5XX_FOR_MS = 600_000; // how long one evaluate is retried on 5xx before the bench fails
@@ -60,12 +61,7 @@ async function main(): Promise<void> {
   say(`${ORDERS} async MIT orders, ${CONCURRENCY} at a time; checkpoints at ${CHECKPOINTS.join(', ')}`);
   const { apiUrl, apiDb: db, client, workerPid } = await startLocalStack({ workerProcess: WORKER_PROCESS });
   const { bearer, tokenizationKey, newBearer } = await seedMerchant(db, apiUrl);
-  const card = await post(
-    `${apiUrl}/v1/tokenize`,
-    { 'x-tokenization-key': tokenizationKey },
-    { cardNumber: DECLINES_ALWAYS, expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 1 },
-  );
-  if (card.status !== 201) throw new Error(`tokenize failed: ${card.status} ${JSON.stringify(card.body)}`);
+  const declining = await tokenizeCard(apiUrl, tokenizationKey, SANDBOX_CARDS.declinesAlways);
   const auth = { authorization: `Bearer ${bearer}` };
   let renewing: Promise<string> | undefined; // one token request for all callers
   let renewals = 0;
@@ -73,7 +69,7 @@ async function main(): Promise<void> {
     idempotencyKey: randomUUID(),
     externalOrderId: `rescue-${randomUUID()}`,
     transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
-    paymentMethod: { token: card.body.token },
+    paymentMethod: { token: declining },
     isMIT: true,
     isRecurring: true,
     subscription: { intervalCount: 1 },

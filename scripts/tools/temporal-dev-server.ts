@@ -33,8 +33,8 @@ export interface DevServerOptions {
  * task handed to matching (a new run's first workflow task, an activity, the task after an
  * activity) wait up to 50 ms for the next read, which capped one caller at 20 req/s; the host-wide
  * read limit (a share of the persistence rate) still guards the database. And the matcher that
- * honours task priority (off by default on this server version): a checkout goes ahead of a backlog
- * of MIT retries (src/temporal/task-priority.ts).
+ * honours task priority and fairness (off by default on this server version): a checkout goes
+ * ahead of a backlog of MIT retries, and merchants take turns (src/temporal/task-priority.ts).
  */
 export const LOW_LATENCY = [
   'matching.numTaskqueueReadPartitions=1',
@@ -42,6 +42,7 @@ export const LOW_LATENCY = [
   'system.enableActivityEagerExecution=true',
   'history.transferProcessorMaxPollRPS=1000',
   'matching.useNewMatcher=true',
+  'matching.enableFairness=true',
 ];
 
 /** Starts `temporal server start-dev` as a child process and waits until it answers. */

@@ -13,7 +13,7 @@ import type {
 } from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
 import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids';
-import { MERCHANT_CALL, orderPriority } from '../temporal/task-priority';
+import { orderPriority, refundPriority } from '../temporal/task-priority';
 import { evaluateUpdate, orderStartSearchAttributes, orderWorkflow, refundWorkflow } from '../workflows';
 import { answerByFor, mayStillRun } from './caller-deadline';
 import { failureType, isClosed, isDeadlineExceeded } from './workflow-call-errors';
@@ -99,8 +99,9 @@ export class OrderClient {
         workflowIdConflictPolicy: 'USE_EXISTING',
         // One externalOrderId, one order: a closed order's workflow is started again only as `restart` says.
         workflowIdReusePolicy: restart ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
-        // A checkout ahead of MIT retries when the queue is backlogged (src/temporal/task-priority.ts).
-        priority: orderPriority(input.flow),
+        // A checkout ahead of MIT retries, merchants in turn, when the queue is backlogged
+        // (src/temporal/task-priority.ts).
+        priority: orderPriority(input.flow, owner.merchantId),
         typedSearchAttributes: orderStartSearchAttributes({ ...startArgs, flow: input.flow }),
         // What an operator reads in the Temporal UI's list (no personal or card data).
         staticSummary: `${input.flow} order ${externalOrderId}: ${input.amount} ${input.currency} (minor units)`,
@@ -157,7 +158,7 @@ export class OrderClient {
             args: [{ ...request, answerBy }],
             workflowIdConflictPolicy: 'USE_EXISTING',
             workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-            priority: MERCHANT_CALL,
+            priority: refundPriority(request.merchantId),
             staticSummary: `${request.kind} refund of order ${request.orderId}`,
           });
           const result = await handle.result();

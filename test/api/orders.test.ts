@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { listOrderEvents } from '../../src/db/repositories/events';
-import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
+import { orderWorkflowId, refundWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { CLOSED, OrderClient } from '../../src/orders/order-client';
 import { captureUpdate } from '../../src/workflows';
 import { callApi } from '../helpers/api-client';
@@ -150,13 +150,14 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(await events(res.body.orderId)).toEqual(['order.expired']);
     });
 
-    it('starts a checkout at task priority 1 and an async MIT rescue at 3, so retries never queue a checkout', async () => {
+    it('starts a checkout at task priority 1 and an async MIT rescue at 3, merchants taking turns', async () => {
+      // Checkouts never queue behind retries; one merchant's backlog delays another's by its share.
       const started = async (body: ReturnType<typeof evaluateBody>) => {
         expect((await api('POST', '/v1/evaluate', body)).status).toBe(200);
         const handle = stack.client.workflow.getHandle(orderWorkflowId(mid, body.externalOrderId as string));
-        return (await handle.describe()).priority?.priorityKey;
+        return (await handle.describe()).priority;
       };
-      expect(await started(evaluateBody())).toBe(1);
+      expect(await started(evaluateBody())).toMatchObject({ priorityKey: 1, fairnessKey: mid });
       const declinesAlways = { cardNumber: '4000000000009995', expiryMonth: 1, expiryYear: nextYear };
       const mit = {
         isMIT: true,
@@ -165,7 +166,7 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
         paymentMethod: declinesAlways,
         expiryDateUtc: new Date(Date.now() + 3000).toISOString(), // closes, not left retrying
       };
-      expect(await started(evaluateBody(mit))).toBe(3);
+      expect(await started(evaluateBody(mit))).toMatchObject({ priorityKey: 3, fairnessKey: mid });
     });
 
     it('a declined CIT order evaluated again with a higher attemptCount is a new attempt on the same order', async () => {
@@ -409,6 +410,9 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
         e.filter((x) => x.name === 'order.refunded'),
       );
       expect(refunded?.data).toMatchObject({ TransactionId: full.body.transactionId, Amount: 2500, Currency: 'USD' });
+      // A merchant's refund call goes ahead of MIT retries, in its merchant's turn.
+      const refund = stack.client.workflow.getHandle(refundWorkflowId(second, { kind: 'full' }));
+      expect((await refund.describe()).priority).toMatchObject({ priorityKey: 2, fairnessKey: mid });
     });
 
     it('refuses to refund an order that is not completed (409007)', async () => {

@@ -99,9 +99,7 @@ export class OrderClient {
         workflowIdConflictPolicy: 'USE_EXISTING',
         // One externalOrderId, one order: a closed order's workflow is started again only as `restart` says.
         workflowIdReusePolicy: restart ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
-        // A checkout ahead of MIT retries, merchants in turn, when the queue is backlogged
-        // (src/temporal/task-priority.ts).
-        priority: orderPriority(input.flow, owner.merchantId),
+        priority: orderPriority(input.flow, owner.merchantId), // checkout first, merchants in turn
         typedSearchAttributes: orderStartSearchAttributes({ ...startArgs, flow: input.flow }),
         // What an operator reads in the Temporal UI's list (no personal or card data).
         staticSummary: `${input.flow} order ${externalOrderId}: ${input.amount} ${input.currency} (minor units)`,
@@ -209,9 +207,8 @@ export class OrderClient {
           throw temporarilyUnavailable();
         if (type === FAILURE.chargeOutcomeUnknown) throw outcomePending();
         if (type === FAILURE.orderNotEvaluated) throw new ApiError('order_not_found');
-        // callerGone: this call attached (same Update id) to an earlier one that outlived its
-        // caller and was turned away; sent again, ours is taken up. (Ours, if clocks disagree,
-        // is turned away until the deadline: 503, nothing run.)
+        // callerGone: attached (same Update id) to an earlier one that outlived its caller; sent
+        // again, ours is taken up (or, if clocks disagree, turned away until the deadline: 503).
         if (type !== FAILURE.orderBusy && type !== FAILURE.callerGone) throw err;
         const pause =
           (BUSY_BACKOFF_MS[Math.min(attempt, BUSY_BACKOFF_MS.length - 1)] as number) * (0.5 + Math.random());

@@ -24,8 +24,9 @@ import {
  * At each checkpoint (BENCH_CHECKPOINTS, default 1k and 10k, and always the last order) it prints
  * the worker's memory (API and worker in this one process; with BENCH_WORKER_PROCESS=1 the worker
  * runs as a process of its own, as `npm start` runs it, and its RSS is that process's), the
- * Postgres database size and the Temporal dev server's running workflows and memory.
- * docs/benchmarks.md.
+ * Postgres database size and the Temporal dev server's running workflows and memory; every
+ * BENCH_SAMPLE_SECONDS (300) between them, a line with the opening rate, the first and second
+ * retries fired, the worker's RSS and the evaluates retried after a 5xx. docs/benchmarks.md.
  */
 
 const ORDERS = positiveInt('BENCH_ORDERS', 2_000);
@@ -35,6 +36,7 @@ const CHECKPOINTS = [
 ];
 const FIRST_RETRY_MS = RETRY_OFFSETS_MS[0] as number;
 const WORKER_PROCESS = process.env.BENCH_WORKER_PROCESS === '1';
+const SAMPLE_SECONDS = positiveInt('BENCH_SAMPLE_SECONDS', 300);
 const RETRY_5XX_FOR_MS = 600_000; // how long one evaluate is retried on 5xx before the bench fails
 
 interface Checkpoint {
@@ -187,7 +189,27 @@ async function main(): Promise<void> {
       }
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, caller));
+  // Between checkpoints, a line every BENCH_SAMPLE_SECONDS: what a long run is doing meanwhile.
+  let last = { at: performance.now(), opened: 0, retriedAfter5xx: 0 };
+  const sample = async () => {
+    const now = performance.now();
+    const retried = (extra: number) =>
+      db('orders')
+        .where('service_attempts', '>', (attemptsAtSubmit ?? 0) + extra)
+        .count<{ count: string }[]>('* as count')
+        .then(([row]) => Number(row?.count ?? 0));
+    const [first, second] = attemptsAtSubmit === undefined ? [0, 0] : [await retried(0), await retried(1)];
+    say(
+      `sample at ${((now - started) / 1000).toFixed(0)} s: ${opened} opened (${((opened - last.opened) / ((now - last.at) / 1000)).toFixed(1)} a second since the last), first retries fired ${first}, second ${second}, worker RSS ${(WORKER_PROCESS ? rssMiBOf(workerPid?.()) : process.memoryUsage().rss / 2 ** 20)?.toFixed(0)} MiB, evaluates retried after a 5xx since the last ${retriedAfter5xx - last.retriedAfter5xx}`,
+    );
+    last = { at: now, opened, retriedAfter5xx };
+  };
+  const sampler = setInterval(() => void sample().catch(() => {}), SAMPLE_SECONDS * 1000);
+  try {
+    await Promise.all(Array.from({ length: CONCURRENCY }, caller));
+  } finally {
+    clearInterval(sampler);
+  }
   checkInterrupted();
   const openSeconds = (performance.now() - started) / 1000;
   say(`opened ${opened} orders in ${openSeconds.toFixed(1)} s (${(opened / openSeconds).toFixed(1)} per s)`);

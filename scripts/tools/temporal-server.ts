@@ -4,11 +4,14 @@ import { ensureGoTool, type GoTool } from './go-tool';
  * The Temporal server and its SQL schema tool, for the local cluster on Postgres
  * (`npm run start:cluster`, `npm run test:cluster`, docs/local-cluster.md). Both come from the
  * server's Go module at one pinned version, so the schema the tool applies is the one the server
- * expects. v1.29.1 installs cleanly with `go install` (no `replace` directive in its go.mod).
+ * expects. The release the Docker Compose file runs (docker/docker-compose.yml), so the local
+ * cluster is what production runs; 1.31 is also the first that changes a running workflow's task
+ * priority (src/orders/accepted-rescues.ts). v1.31.0 installs cleanly with `go install` (no
+ * `replace` directive in its go.mod; later 1.31 patches need a newer Go than this machine's).
  */
-export const TEMPORAL_SERVER_VERSION = '1.29.1';
+export const TEMPORAL_SERVER_VERSION = '1.31.0';
 const MODULE = 'go.temporal.io/server';
-const MIN_GO = [1, 25] as const; // the server's go.mod: `go 1.25.0`
+const MIN_GO = [1, 26] as const; // the server's go.mod: `go 1.26.2`
 
 const SERVER: GoTool = {
   label: 'Temporal server',

@@ -6,6 +6,7 @@ import type { Db } from '../db/knex';
 import { type Clock, systemClock } from '../domain/clock';
 import type { Logger } from '../logger';
 import { metricsEndpoint } from '../observability/http';
+import { AcceptedRescues } from '../orders/accepted-rescues';
 import { OrderClient } from '../orders/order-client';
 import { guardRoutes } from './guard';
 import { apiLimits } from './limits';
@@ -42,7 +43,7 @@ import { widgetBundle } from './widget-bundle';
 export interface AppDeps {
   config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
-      Partial<Pick<Config['temporal'], 'callDeadlineMs'>>;
+      Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority'>>;
   } & Partial<Pick<Config, 'metrics' | 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs'>>;
   db: Db;
   temporal: Connection;
@@ -149,6 +150,11 @@ export function createApp(deps: AppDeps): RescueApp {
         environment: config.environment,
         vaultKeys: config.vaultKeys,
         workflows,
+        acceptedRescues: new AcceptedRescues(
+          deps.temporalClient,
+          deps.logger,
+          config.temporal.lowerAcceptedRescuePriority ?? true,
+        ),
         rateLimit: limits.payments,
       }),
       bearer,

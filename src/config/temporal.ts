@@ -21,6 +21,7 @@ export const temporalEnv = {
   TEMPORAL_UI_PORT: port.default(8233),
   WORKFLOW_CALL_DEADLINE_MS: z.coerce.number().int().min(1_000).max(120_000).default(20_000),
   WORKFLOW_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_WORKFLOW_CACHE_SIZE),
+  LOWER_ACCEPTED_RESCUE_PRIORITY: z.enum(['true', 'false']).default('true'),
   // Temporal's own environment-configuration names (docs/deployment.md, "Connecting to Temporal").
   TEMPORAL_API_KEY: optionalUrl,
   TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
@@ -53,6 +54,8 @@ export interface TemporalConfig {
   callDeadlineMs: number;
   /** Runs each worker keeps in its sticky cache (DEFAULT_WORKFLOW_CACHE_SIZE). */
   workflowCacheSize: number;
+  /** Whether the API lowers an accepted async MIT order's task priority (src/orders/accepted-rescues.ts). */
+  lowerAcceptedRescuePriority: boolean;
 }
 
 /** How to reach a Temporal cluster that wants TLS, mTLS or an API key; all unset: plain gRPC. */
@@ -88,5 +91,6 @@ export function temporalSettings(e: EnvOf<typeof temporalEnv>): TemporalConfig {
     metricsBindAddress: e.TEMPORAL_METRICS_BIND_ADDRESS,
     callDeadlineMs: e.WORKFLOW_CALL_DEADLINE_MS,
     workflowCacheSize: e.WORKFLOW_CACHE_SIZE,
+    lowerAcceptedRescuePriority: e.LOWER_ACCEPTED_RESCUE_PRIORITY === 'true',
   };
 }

@@ -2,6 +2,7 @@ import type { Environment } from '../config';
 import type { Db } from '../db/knex';
 import type { Clock } from '../domain/clock';
 import type { VaultKey } from '../domain/vault-cipher';
+import type { AcceptedRescues } from './accepted-rescues';
 import type { OrderClient } from './order-client';
 
 /** What the order use cases need: the read model, the clock, the vault keys and the workflows. */
@@ -11,6 +12,7 @@ export interface OrderDeps {
   environment: Environment;
   vaultKeys: VaultKey[];
   workflows: OrderClient;
+  acceptedRescues: AcceptedRescues;
 }
 
 /** The merchant a request acts for. */

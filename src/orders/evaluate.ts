@@ -7,6 +7,7 @@ import { checkCardForVault } from '../domain/card-checks';
 import { ApiError } from '../domain/errors';
 import type { EvaluateInput } from '../domain/orders/contracts';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
+import { orderWorkflowId } from '../domain/orders/workflow-ids';
 import { scoreTransaction } from '../domain/scoring';
 import { cardFingerprints } from '../domain/vault-cipher';
 import type { Answer } from './answer';
@@ -152,6 +153,9 @@ export async function prepareEvaluate(
     }
     if (result === CLOSED) return closedOrderEvaluate(deps, merchantId, externalOrderId);
     if (result.kind === 'rescue_unavailable') throw new ApiError('rescue_unavailable');
+    // Accepted: its retries may now wait behind evaluates (not awaited: a scheduling hint).
+    if (flow === 'ASYNC_MIT' && result.outcome === 'SUBMITTED')
+      void deps.acceptedRescues.lowerPriority(orderWorkflowId(merchantId, externalOrderId), merchantId);
     return {
       status: 200,
       body: commandAnswer(result.outcome, result.status, {

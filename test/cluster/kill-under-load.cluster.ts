@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { type ClusterHandle, startCluster } from '../../scripts/cluster/cluster';
+import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 
 /**
- * The service on a real Temporal cluster (temporal-server v1.29.1 on Postgres, SQL visibility),
+ * The service on a real Temporal cluster (temporal-server v1.31.0 on Postgres, SQL visibility),
  * two worker and two API processes behind one round-robin port (scripts/cluster). Orders of every
  * flow run through that port as merchants would send them; mid-load one worker and one API
  * process are killed with SIGKILL and restarted. A caller whose connection breaks retries with
@@ -464,5 +465,60 @@ describe('the cluster: two workers and two APIs on a real Temporal server, kille
     });
     expect(distinctEventIds).toBe(eventsTotal);
     expect(problems).toEqual([]);
+  });
+
+  it('lowers an accepted async MIT order behind every evaluate; a checkout keeps the first level', async () => {
+    // Server 1.31+ changes a running workflow's priority (src/orders/accepted-rescues.ts): an
+    // accepted rescue's retries then wait behind its own merchant's next evaluates too.
+    const api = cluster.apiUrl;
+    const { mid } = cluster.credentials;
+    const token = await accessToken(api, cluster.credentials);
+    const evaluate = async (overrides: Record<string, unknown>) => {
+      const body = {
+        idempotencyKey: randomUUID(),
+        externalOrderId: `priority-${randomUUID()}`,
+        transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+        paymentMethod: card('4000000000009995'), // declines every retry: the rescue stays open
+        ...overrides,
+      };
+      const res = await call(api, token, 'POST', '/v1/evaluate', body);
+      return { ...res, workflowId: orderWorkflowId(mid, body.externalOrderId) };
+    };
+    const mit = await evaluate({
+      isMIT: true,
+      isRecurring: true,
+      subscription: { intervalCount: 1 },
+      expiryDateUtc: inSeconds(3_600),
+    });
+    expect(mit.body).toMatchObject({ outcome: 'SUBMITTED' });
+    const cit = await evaluate({ paymentMethod: card('4111111111111111') });
+    expect(cit.body).toMatchObject({ outcome: 'APPROVED' });
+
+    const connection = await Connection.connect({ address: cluster.temporalAddress });
+    try {
+      const client = new Client({ connection, namespace: 'default' });
+      const priorityOf = async (workflowId: string) => (await client.workflow.getHandle(workflowId).describe()).priority;
+      // The API lowers it after answering; wait for it, with a deadline.
+      let lowered = await priorityOf(mit.workflowId);
+      for (const deadline = Date.now() + 30_000; lowered?.priorityKey !== 4 && Date.now() < deadline; ) {
+        await new Promise((r) => setTimeout(r, 200));
+        lowered = await priorityOf(mit.workflowId);
+      }
+      expect(lowered).toMatchObject({ priorityKey: 4, fairnessKey: mid });
+      expect(await priorityOf(cit.workflowId)).toMatchObject({ priorityKey: 1, fairnessKey: mid });
+
+      // The worker runs the order's next task past the new history event: a cancel is answered.
+      const cancelled = await call(api, token, 'POST', `/v1/orders/${mit.body.orderId}/cancel`, {});
+      expect({ status: cancelled.status, error: cancelled.body?.error }).toEqual({ status: 200, error: undefined });
+      const history = await client.workflow.getHandle(mit.workflowId).fetchHistory();
+      const types = (history.events ?? []).map((e) => e.eventType);
+      const optionsUpdated = temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_OPTIONS_UPDATED;
+      expect(types.indexOf(optionsUpdated)).toBeGreaterThan(0);
+      expect(types.lastIndexOf(temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toBeGreaterThan(
+        types.indexOf(optionsUpdated),
+      );
+    } finally {
+      await connection.close();
+    }
   });
 });

@@ -26,14 +26,17 @@ import {
  * the checkouts' latency and failures before the retries, while they fire beside the opening, and
  * while they drain; and the MIT evaluates' 5xx. BENCH_TEMPORAL_CONFIG='matching.useNewMatcher=false'
  * turns the server's task priority off (src/temporal/task-priority.ts) for the comparison.
- * docs/benchmarks.md.
+ * BENCH_PROBE=other-merchant probes with another merchant's async MIT evaluates, same-merchant with
+ * the flooding merchant's own (behind its retries only where the API lowers an accepted order's
+ * priority: BENCH_TEMPORAL=server, src/orders/accepted-rescues.ts). docs/benchmarks.md.
  */
 
 const ORDERS = positiveInt('BENCH_ORDERS', 3_000);
 const CONCURRENCY = positiveInt('BENCH_CONCURRENCY', 10);
 const CHECKOUT_RATE = positiveInt('BENCH_CHECKOUT_RATE', 2);
-/** checkout: the same merchant's CIT evaluates; other-merchant: another merchant's async MIT evaluates. */
-const PROBE = process.env.BENCH_PROBE === 'other-merchant' ? 'other-merchant' : 'checkout';
+/** checkout: the same merchant's CIT evaluates; other-/same-merchant: another's or its own async MIT evaluates. */
+const PROBES = ['checkout', 'other-merchant', 'same-merchant'] as const;
+const PROBE = PROBES.find((p) => p === process.env.BENCH_PROBE) ?? 'checkout';
 const FIRST_RETRY_MS = RETRY_OFFSETS_MS[0] as number;
 const RETRY_5XX_FOR_MS = 600_000;
 
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
   const evaluate = (bearer: string, body: object) =>
     post(`${apiUrl}/v1/evaluate`, { authorization: `Bearer ${bearer}` }, body);
   // What the probe sends, as whom, and the answer that counts as served.
-  const prober = PROBE === 'checkout' ? merchant : await seedMerchant(db, apiUrl);
+  const prober = PROBE === 'other-merchant' ? await seedMerchant(db, apiUrl) : merchant;
   const probe =
     PROBE === 'checkout'
       ? {
@@ -71,7 +74,14 @@ async function main(): Promise<void> {
           served: '200 APPROVED',
         }
       : {
-          body: { ...order(await tokenizeCard(apiUrl, prober.tokenizationKey, SANDBOX_CARDS.declinesAlways)), ...mit },
+          body: {
+            ...order(
+              prober === merchant
+                ? declining
+                : await tokenizeCard(apiUrl, prober.tokenizationKey, SANDBOX_CARDS.declinesAlways),
+            ),
+            ...mit,
+          },
           served: '200 SUBMITTED',
         };
 
@@ -146,6 +156,7 @@ async function main(): Promise<void> {
     const firstRetries = () =>
       db('orders')
         .where({ flow: 'ASYNC_MIT', merchant_id: merchant.mid })
+        .whereLike('external_order_id', 'bench-%') // not the same-merchant probes
         .where('service_attempts', '>', attemptsAtSubmit ?? 0)
         .count<{ count: string }[]>('* as count')
         .then(([row]) => Number(row?.count ?? 0));
@@ -165,7 +176,7 @@ async function main(): Promise<void> {
 function report(checkouts: Checkout[], mit5xx: Record<Phase, number>, served: string): void {
   const lines = [
     '',
-    `| phase | ${PROBE === 'checkout' ? 'checkouts' : "other merchant's MIT evaluates"} | ${served.slice(4)} | not answered (count: answer) | p50 ms | p99 ms | max ms | flooding MIT evaluates answered 5xx |`,
+    `| phase | ${{ checkout: 'checkouts', 'other-merchant': "other merchant's MIT evaluates", 'same-merchant': "the merchant's own MIT evaluates" }[PROBE]} | ${served.slice(4)} | not answered (count: answer) | p50 ms | p99 ms | max ms | flooding MIT evaluates answered 5xx |`,
     '| :-- | --: | --: | :-- | --: | --: | --: | --: |',
   ];
   for (const phase of Object.keys(mit5xx) as Phase[]) {

@@ -21,9 +21,12 @@ import { createLogger } from '../../src/logger';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { installTemporalLogging, startWorkerWithRelay } from '../../src/worker';
+import { freeFrontendPort } from '../cluster/free-ports';
 import { ManagedProcess } from '../cluster/processes';
+import { startTemporalCluster } from '../cluster/temporal-cluster';
 import { ensureTemporalCli } from '../tools/temporal-cli';
 import { startTemporalDevServer } from '../tools/temporal-dev-server';
+import { ensureTemporalServer, TEMPORAL_SERVER_VERSION } from '../tools/temporal-server';
 
 /**
  * What every benchmark shares: a throw-away local stack (embedded Postgres with durable settings,
@@ -79,6 +82,27 @@ export interface LocalStackOptions {
   logLevel?: 'warn' | 'fatal';
 }
 
+/**
+ * BENCH_TEMPORAL=server: the local cluster's Temporal server release (scripts/tools/temporal-server.ts,
+ * newer than the dev server's) with the dev server's store, SQLite in its memory, and the same
+ * settings (LOW_LATENCY), for what only that release does (an accepted rescue's priority lowered).
+ */
+async function startTemporalServerInMemory(workDir: string, namespace: string): Promise<{ address: string }> {
+  if (process.env.BENCH_TEMPORAL_CONFIG) throw new Error('BENCH_TEMPORAL_CONFIG sets the dev server only');
+  const serverPath = await ensureTemporalServer();
+  if (!serverPath) throw new Error('no Temporal server (run `npm run tools` or set TEMPORAL_SERVER_PATH)');
+  const server = await startTemporalCluster({
+    serverPath,
+    postgres: undefined,
+    directory: path.join(workDir, 'temporal'),
+    frontendPort: await freeFrontendPort(),
+    namespace,
+  });
+  stops.push({ name: `Temporal server v${TEMPORAL_SERVER_VERSION}`, stop: () => server.stop() });
+  say(`Temporal: server v${TEMPORAL_SERVER_VERSION}, SQLite in memory (BENCH_TEMPORAL=server)`);
+  return server;
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'prs-bench-'));
   stops.push({ name: 'temp directory', stop: () => rm(workDir, { recursive: true, force: true }) });
@@ -91,6 +115,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX,
     // A short token life shows a long bench's renewal in minutes (bench:open-rescues).
     ACCESS_TOKEN_TTL_SECONDS: process.env.ACCESS_TOKEN_TTL_SECONDS,
+    // =false: accepted rescues keep their priority (the comparison for BENCH_TEMPORAL=server).
+    LOWER_ACCEPTED_RESCUE_PRIORITY: process.env.LOWER_ACCEPTED_RESCUE_PRIORITY,
     TEMPORAL_TASK_QUEUE: `bench-${randomUUID()}`,
     // The benchmark measures the service, not the per-merchant limiter: the schema's maximum.
     RATE_LIMIT_BURST: '100000',
@@ -113,6 +139,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       return pg;
     })(),
     (async () => {
+      if (process.env.BENCH_TEMPORAL === 'server')
+        return startTemporalServerInMemory(workDir, config.temporal.namespace);
       const cliPath = await ensureTemporalCli();
       if (!cliPath) throw new Error('no Temporal CLI (run `npm run tools` or set TEMPORAL_CLI_PATH)');
       const server = await startTemporalDevServer({

@@ -102,8 +102,7 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
     say(`Temporal: server v${TEMPORAL_SERVER_VERSION} on Postgres, frontend 127.0.0.1:${opts.temporalPort}`);
     const temporal = await startTemporalCluster({
       serverPath: tools.server,
-      sqlToolPath: tools.sqlTool,
-      target: postgresTarget(databaseUrl),
+      postgres: { target: postgresTarget(databaseUrl), sqlToolPath: tools.sqlTool },
       directory: path.join(opts.directory, 'temporal'),
       frontendPort: opts.temporalPort,
       namespace: opts.namespace,

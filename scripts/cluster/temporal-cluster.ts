@@ -142,27 +142,41 @@ export function dynamicConfig(): Record<string, Array<{ value: unknown }>> {
  * The server's static config: Postgres (postgres12 plugin) for persistence and SQL advanced
  * visibility, the four services in one process on 127.0.0.1, a few history shards (the shard
  * count is fixed for the life of the database: 4 suits one machine; production sizes it for its
- * peak, e.g. 512+), the dynamic config file above, Prometheus metrics.
+ * peak, e.g. 512+), the dynamic config file above, Prometheus metrics. With no Postgres target,
+ * SQLite in the server's memory instead (the dev server's store, for benchmarks on this release).
  */
 export function serverConfig(opts: {
-  target: PostgresTarget;
+  target: PostgresTarget | undefined;
   frontendPort: number;
   numHistoryShards: number;
   dynamicConfigFile: string;
 }): Record<string, unknown> {
   const ports = clusterPorts(opts.frontendPort);
+  const { target } = opts;
   const sql = (databaseName: string, maxConns: number) => ({
-    sql: {
-      pluginName: 'postgres12',
-      databaseName,
-      connectAddr: `${opts.target.host}:${opts.target.port}`,
-      connectProtocol: 'tcp',
-      user: opts.target.user,
-      password: opts.target.password,
-      maxConns,
-      maxIdleConns: maxConns,
-      maxConnLifetime: '1h',
-    },
+    sql: target
+      ? {
+          pluginName: 'postgres12',
+          databaseName,
+          connectAddr: `${target.host}:${target.port}`,
+          connectProtocol: 'tcp',
+          user: target.user,
+          password: target.password,
+          maxConns,
+          maxIdleConns: maxConns,
+          maxConnLifetime: '1h',
+        }
+      : // One connection per store: the in-memory database lives as long as it (schema set up on open).
+        {
+          pluginName: 'sqlite',
+          databaseName,
+          connectAddr: 'localhost',
+          connectProtocol: 'tcp',
+          connectAttributes: { mode: 'memory', cache: 'private' },
+          maxConns: 1,
+          maxIdleConns: 1,
+          maxConnLifetime: '1h',
+        },
   });
   const rpc = (grpcPort: number, membershipPort: number, extra: Record<string, unknown> = {}) => ({
     rpc: { grpcPort, membershipPort, bindOnIP: '127.0.0.1', ...extra },
@@ -213,8 +227,8 @@ export function serverConfig(opts: {
 
 export interface TemporalClusterOptions {
   serverPath: string;
-  sqlToolPath: string;
-  target: PostgresTarget;
+  /** Postgres and its schema tool; undefined: SQLite in the server's memory (no schema step). */
+  postgres: { target: PostgresTarget; sqlToolPath: string } | undefined;
   /** Holds config/ (the generated configs) and the server's log. */
   directory: string;
   frontendPort: number;
@@ -248,13 +262,16 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
   const schemaLog = path.join(opts.directory, 'schema.log');
 
   const started = Date.now();
-  await setupTemporalSchema(opts.sqlToolPath, opts.target, schemaLog);
-  const versions = await Promise.all(Object.values(TEMPORAL_DATABASES).map((d) => schemaVersion(opts.target, d)));
-  say(
-    `Temporal schema: ${Object.values(TEMPORAL_DATABASES)
-      .map((d, i) => `${d} v${versions[i]}`)
-      .join(', ')} (${Date.now() - started} ms; log ${schemaLog})`,
-  );
+  const { postgres } = opts;
+  if (postgres) {
+    await setupTemporalSchema(postgres.sqlToolPath, postgres.target, schemaLog);
+    const versions = await Promise.all(Object.values(TEMPORAL_DATABASES).map((d) => schemaVersion(postgres.target, d)));
+    say(
+      `Temporal schema: ${Object.values(TEMPORAL_DATABASES)
+        .map((d, i) => `${d} v${versions[i]}`)
+        .join(', ')} (${Date.now() - started} ms; log ${schemaLog})`,
+    );
+  }
 
   const dynamicConfigFile = path.join(configDir, 'dynamicconfig.yaml');
   await writeFile(dynamicConfigFile, `${JSON.stringify(dynamicConfig(), null, 2)}\n`);
@@ -264,9 +281,9 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
     configFile,
     `${JSON.stringify(
       serverConfig({
-        target: opts.target,
+        target: postgres?.target,
         frontendPort: opts.frontendPort,
-        numHistoryShards: opts.numHistoryShards ?? 4,
+        numHistoryShards: opts.numHistoryShards ?? (postgres ? 4 : 1),
         dynamicConfigFile,
       }),
       null,

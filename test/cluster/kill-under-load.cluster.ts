@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { type ClusterHandle, startCluster } from '../../scripts/cluster/cluster';
+import { freeFrontendPort, freePortBase } from '../../scripts/cluster/free-ports';
 import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 
@@ -89,23 +89,6 @@ interface Scenario {
   run(): Promise<{ orderId: string; externalOrderId: string; merchant: string; expected: string[] }>;
 }
 
-/** `count` ports free a moment ago, consecutive from a base (the Temporal server derives its ports). */
-async function freeBase(offsets: number[]): Promise<number> {
-  const free = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-  for (;;) {
-    // Below Linux's ephemeral range (32768+), where outgoing connections could take a port meanwhile.
-    const base = 10_000 + Math.floor(Math.random() * 20_000);
-    let ok = true;
-    for (const offset of offsets) if (!(await free(base + offset))) ok = false;
-    if (ok) return base;
-  }
-}
-
 describe('the cluster: two workers and two APIs on a real Temporal server, killed under load', () => {
   let cluster: ClusterHandle;
   const lines: string[] = [];
@@ -116,8 +99,8 @@ describe('the cluster: two workers and two APIs on a real Temporal server, kille
     const workDir = process.env.PRS_CLUSTER_TEST_DIR;
     if (!databaseUrl || !workDir)
       throw new Error('run through npm run test:cluster (its global setup starts Postgres)');
-    const temporalPort = await freeBase([0, 1, 2, 3, 4, 5, 100, 101, 102, 103]);
-    const apiPort = await freeBase([0, 1, 2]);
+    const temporalPort = await freeFrontendPort();
+    const apiPort = await freePortBase([0, 1, 2]);
     const started = Date.now();
     cluster = await startCluster({
       directory: path.join(workDir, 'cluster'),
@@ -497,7 +480,8 @@ describe('the cluster: two workers and two APIs on a real Temporal server, kille
     const connection = await Connection.connect({ address: cluster.temporalAddress });
     try {
       const client = new Client({ connection, namespace: 'default' });
-      const priorityOf = async (workflowId: string) => (await client.workflow.getHandle(workflowId).describe()).priority;
+      const priorityOf = async (workflowId: string) =>
+        (await client.workflow.getHandle(workflowId).describe()).priority;
       // The API lowers it after answering; wait for it, with a deadline.
       let lowered = await priorityOf(mit.workflowId);
       for (const deadline = Date.now() + 30_000; lowered?.priorityKey !== 4 && Date.now() < deadline; ) {

@@ -6,6 +6,7 @@ import { type ClusterHandle, startCluster } from '../../scripts/cluster/cluster'
 import { freeFrontendPort, freePortBase } from '../../scripts/cluster/free-ports';
 import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 
 /**
  * The service on a real Temporal cluster (temporal-server v1.31.0 on Postgres, SQL visibility),
@@ -501,6 +502,9 @@ describe('the cluster: two workers and two APIs on a real Temporal server, kille
       expect(types.lastIndexOf(temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toBeGreaterThan(
         types.indexOf(optionsUpdated),
       );
+      // CAPTURE_HISTORIES=1: kept for the replay safety net (test/workflows/replay.test.ts).
+      trackHistory('order', mit.workflowId);
+      await saveTrackedHistories(client);
     } finally {
       await connection.close();
     }

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/knex';
+import { freePort } from './cluster/free-ports';
 import { ManagedProcess } from './cluster/processes';
 import { startRoundRobinProxy } from './cluster/proxy';
 
@@ -99,16 +99,4 @@ export async function startServiceProcesses(opts: {
   }
   for (const p of [worker, ...apis]) say(`${p.name}: pid ${p.pid}`);
   return { worker, apis };
-}
-
-/** A TCP port that was free a moment ago on 127.0.0.1 (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Router from '@koa/router';
@@ -21,7 +21,7 @@ import { createLogger } from '../../src/logger';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { installTemporalLogging, startWorkerWithRelay } from '../../src/worker';
-import { freeFrontendPort } from '../cluster/free-ports';
+import { freeFrontendPort, freePort } from '../cluster/free-ports';
 import { ManagedProcess } from '../cluster/processes';
 import { startTemporalCluster } from '../cluster/temporal-cluster';
 import { ensureTemporalCli } from '../tools/temporal-cli';
@@ -343,19 +343,6 @@ export async function post(
 
 export function portOf(server: Server): number {
   return (server.address() as net.AddressInfo).port;
-}
-
-/** A TCP port that was free a moment ago on 127.0.0.1 (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export function positiveInt(name: string, fallback: number): number {

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { Connection } from '@temporalio/client';
+import { freePort } from '../../scripts/cluster/free-ports';
 import { createApp } from '../../src/api/app';
 import { closeServer, listen } from '../../src/api/server';
 import { createDb } from '../../src/db/knex';
@@ -7,7 +8,6 @@ import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { rescueWindowWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
 import { capturedLogger } from '../helpers/log-capture';
-import { freePort } from '../helpers/ports';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

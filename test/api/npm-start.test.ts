@@ -4,10 +4,10 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { freePort } from '../../scripts/cluster/free-ports';
 import { rescueWindowWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
 import { accessToken } from '../helpers/fixtures';
-import { freePort } from '../helpers/ports';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -98,6 +98,16 @@ async function waitForHealth(url: string, running: Running, timeoutMs = 90_000):
     { describe: () => `a 200 from ${url}; npm start said:\n${running.output.join('')}`, timeoutMs, intervalMs: 300 },
   );
   return res as Response;
+}
+
+/** /v1/health/live's status on a connection of its own (the proxy picks a backend per connection). */
+async function liveOnNewConnection(api: string, running: Running): Promise<number> {
+  try {
+    return (await fetch(`${api}/v1/health/live`, { headers: { connection: 'close' } })).status;
+  } catch (err) {
+    const cause = (err as Error & { cause?: Error }).cause?.message;
+    throw new Error(`GET /v1/health/live failed (${cause ?? err}); npm start said:\n${running.output.join('')}`);
+  }
 }
 
 /**
@@ -263,20 +273,14 @@ describe('npm start: the whole stack from one command', () => {
       'src/api/server.ts',
       'src/worker.ts',
     ]);
-    for (let i = 0; i < 4; i++) {
-      const live = await fetch(`${api}/v1/health/live`, { headers: { connection: 'close' } });
-      expect(live.status).toBe(200);
-    }
+    for (let i = 0; i < 4; i++) expect(await liveOnNewConnection(api, second)).toBe(200);
     // A killed API process: the port keeps answering (the proxy skips it) and the launcher restarts it.
     const apiPids = () =>
       descendants(second.child.pid as number).filter((pid) => entriesOf([pid])[0] === 'src/api/server.ts');
     const [victim] = apiPids();
     process.kill(victim as number, 'SIGKILL');
     await allGone([victim as number], 'the killed API process');
-    for (let i = 0; i < 4; i++) {
-      const live = await fetch(`${api}/v1/health/live`, { headers: { connection: 'close' } });
-      expect(live.status).toBe(200);
-    }
+    for (let i = 0; i < 4; i++) expect(await liveOnNewConnection(api, second)).toBe(200);
     await eventually(apiPids, (pids) => pids.length === 2 && !pids.includes(victim as number), {
       describe: `a new API process in place of the killed ${victim}`,
       timeoutMs: 60_000,

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Client, Connection } from '@temporalio/client';
+import { freePort } from '../../scripts/cluster/free-ports';
 import { ensureTemporalCli } from '../../scripts/tools/temporal-cli';
 import { closeServer, listen } from '../../src/api/server';
 import { type Config, loadConfig } from '../../src/config';
@@ -13,7 +14,6 @@ import { startWorkerWithRelay } from '../../src/worker';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { eventually } from '../helpers/eventually';
 import { capturedLogger } from '../helpers/log-capture';
-import { freePort } from '../helpers/ports';
 import { sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
 
 /**

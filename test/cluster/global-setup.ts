@@ -1,8 +1,8 @@
 import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../scripts/cluster/free-ports';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
-import { freePort } from '../helpers/ports';
 
 /**
  * The cluster test's Postgres: a throw-away embedded one (started here, where jest loads the

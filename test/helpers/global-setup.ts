@@ -2,6 +2,7 @@ import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { freePort } from '../../scripts/cluster/free-ports';
 import { createLocalTls } from '../../scripts/tools/local-tls';
 import { ensureTemporalCli } from '../../scripts/tools/temporal-cli';
 import { startTemporalDevServer } from '../../scripts/tools/temporal-dev-server';
@@ -11,7 +12,6 @@ import { createDb } from '../../src/db/knex';
 import { migrateToLatest } from '../../src/db/migrate';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
-import { freePort } from './ports';
 import { SHARED } from './shared-env';
 
 export const TEMPLATE_DATABASE = 'prs_template';

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { freePort } from '../../scripts/cluster/free-ports';
 import type { ChargeRequest } from '../../src/processors/port';
 import { createStripeAdapter } from '../../src/processors/stripe-adapter';
-import { freePort } from '../helpers/ports';
 import { type StripeMock, startStripeMock } from './harness/stripe-mock';
 
 /**

@@ -63,6 +63,12 @@ export async function startRoundRobinProxy(opts: {
       };
       upstream.once('error', onConnectError);
       upstream.once('connect', () => {
+        // A connect to a dead backend's port on this host can pick that very port as its source
+        // and connect to itself (TCP simultaneous open): as refused as a refusal, so skip it.
+        if (upstream.localPort === upstream.remotePort && upstream.localAddress === upstream.remoteAddress) {
+          onConnectError();
+          return;
+        }
         upstream.off('error', onConnectError);
         connections.set(key(backend), (connections.get(key(backend)) ?? 0) + 1);
         upstream.setNoDelay(true);

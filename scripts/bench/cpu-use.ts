@@ -51,7 +51,7 @@ export function cpuSnapshot(
   }
 }
 
-/** Program name, parent and user + system CPU seconds of a process; undefined once it is gone. */
+/** Program name, parent and CPU seconds of a process and its reaped children; undefined once it is gone. */
 function procStat(pid: string): ProcStat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -61,7 +61,11 @@ function procStat(pid: string): ProcStat | undefined {
       pid: Number(pid),
       ppid: Number(fields[1]),
       comm,
-      seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND,
+      // utime + stime, and cutime + cstime: the time of its children it has reaped. Without the
+      // latter an exited child's time (a Postgres backend whose pool connection closed) would
+      // vanish from the tree's total between two snapshots and be counted as another process's.
+      seconds:
+        (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND,
     };
   } catch {
     return undefined;

@@ -36,6 +36,8 @@ export interface WorkerSetup {
   logger: Logger;
   /** A prebuilt bundle (tests share one); otherwise the workflows are bundled from source. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Activities beside the service's own, for the bench-only workflows of such a bundle. */
+  extraActivities?: WorkerOptions['activities'];
   /** Overrides of the worker's tuning (the benchmarks try settings with it). */
   tuning?: Pick<
     WorkerOptions,
@@ -69,7 +71,7 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
     connection: setup.connection,
     namespace: setup.config.temporal.namespace,
     taskQueue: webhooks ? setup.config.temporal.webhookTaskQueue : setup.config.temporal.taskQueue,
-    activities: activitiesFor(setup.config, setup.db, setup.logger),
+    activities: { ...activitiesFor(setup.config, setup.db, setup.logger), ...setup.extraActivities },
     // A webhook attempt is an activity: these are the webhook worker's attempt slots.
     ...(webhooks ? { maxConcurrentActivityTaskExecutions: setup.config.webhooks.workerConcurrency } : {}),
     ...(setup.workflowBundle

@@ -1,4 +1,9 @@
-// The benchmarks' workflows module: every production workflow plus the bench-only floor, so the
+// The benchmarks' workflows module: every production workflow plus the bench-only floors, so the
 // production bundle (src/workflows) carries no bench code.
 export * from '../../src/workflows';
-export { benchFloorWorkflow, floorUpdate } from './floor-workflow';
+export {
+  benchFloorChargeWorkflow,
+  benchFloorOpenWorkflow,
+  benchFloorWorkflow,
+  floorUpdate,
+} from './floor-workflow';

@@ -8,7 +8,7 @@ import Koa from 'koa';
 import { closeServer } from '../../src/api/server';
 import { createDb, type Db } from '../../src/db/knex';
 import { coresBetween, cpuSnapshot } from './cpu-use';
-import { FLOOR_PATH, floorRoutes } from './floor-route';
+import { FLOOR_CHARGE_PATH, FLOOR_OPEN_PATH, FLOOR_PATH, floorActivities, floorRoutes } from './floor-route';
 import {
   checkInterrupted,
   commaList,
@@ -32,9 +32,9 @@ import {
 /**
  * `npm run bench:evaluate`: POST /v1/evaluate throughput and latency on a throw-away local stack
  * (embedded Postgres with durable settings, in-memory Temporal dev server, one worker, the API),
- * against two yardsticks in the same run: the "Temporal floor" (an Update-With-Start of a trivial
- * workflow through the same app, worker and dev server) and a bare Koa + one-INSERT baseline on
- * the same Postgres. Closed-loop runs at each connection count, then open-loop runs at fixed
+ * against yardsticks in the same run: the "Temporal floor" (an Update-With-Start of a trivial
+ * workflow through the same app, worker and dev server), the floors of each evaluate's own shape
+ * (SHAPED_FLOORS) and a bare Koa + one-INSERT baseline on the same Postgres. Closed-loop runs at each connection count, then open-loop runs at fixed
  * rates. Everything binds to 127.0.0.1 and everything it starts is stopped again, on failure and
  * on Ctrl-C too. docs/benchmarks.md.
  */
@@ -46,12 +46,25 @@ const OPEN_LOOP_RATES = commaList('BENCH_RATES', [20, 40]);
 const ONLY = process.env.BENCH_SCENARIOS?.split(',').map((k) => k.trim().toLowerCase());
 const WARMUP_SECONDS = 2;
 
+/**
+ * Each evaluate beside the floor of its own shape (scripts/bench/floor-workflow.ts): what Temporal
+ * needs at the least for that flow, so the rest is what our code adds.
+ */
+const SHAPED_FLOORS = {
+  cit: 'Temporal floor + activity',
+  mit: 'Temporal floor, left open',
+} as const;
+const EVALUATE_OF_SHAPE: Record<string, string> = {
+  [SHAPED_FLOORS.cit]: 'CIT evaluate',
+  [SHAPED_FLOORS.mit]: 'async MIT evaluate',
+};
+
 let load: autocannon.Instance | undefined;
 /** SQL statements sent by the API's pool and the worker's, counted through knex's query event. */
 const statements = { api: 0, worker: 0 };
 
 interface Scenario {
-  key: 'base' | 'floor' | 'cit' | 'mit';
+  key: 'base' | 'floor' | 'floor-charge' | 'cit' | 'floor-open' | 'mit';
   name: string;
   url: string;
   headers: Record<string, string>;
@@ -88,6 +101,7 @@ async function main(): Promise<void> {
 
   const { config, apiUrl, apiDb, workerDb, pgUrl, logger, metricsUrl } = await startLocalStack({
     workflowsPath: require.resolve('./bench-workflows'),
+    extraActivities: floorActivities,
     extraRoutes: floorRoutes,
   });
   apiDb.on('query', () => {
@@ -124,12 +138,28 @@ async function main(): Promise<void> {
       outcome: 'FLOOR',
     },
     {
+      key: 'floor-charge',
+      name: SHAPED_FLOORS.cit,
+      url: `${apiUrl}${FLOOR_CHARGE_PATH}`,
+      headers: {},
+      body: citBody,
+      outcome: 'CHARGED',
+    },
+    {
       key: 'cit',
       name: 'CIT evaluate',
       url: `${apiUrl}/v1/evaluate`,
       headers: auth,
       body: citBody,
       outcome: 'APPROVED',
+    },
+    {
+      key: 'floor-open',
+      name: SHAPED_FLOORS.mit,
+      url: `${apiUrl}${FLOOR_OPEN_PATH}`,
+      headers: {},
+      body: citBody,
+      outcome: 'FLOOR',
     },
     {
       key: 'mit',
@@ -161,7 +191,7 @@ async function main(): Promise<void> {
   await closedLoop(scenarios.filter((s) => s.key !== 'mit'));
 
   const open: OpenLoopMeasured[] = [];
-  const openScenarios = scenarios.filter((s) => s.key === 'floor' || s.key === 'cit');
+  const openScenarios = scenarios.filter((s) => s.key === 'floor' || s.key === 'floor-charge' || s.key === 'cit');
   for (const rate of OPEN_LOOP_RATES) {
     for (const s of openScenarios) {
       say(`${s.name}: open loop at ${rate} req/s for ${SECONDS} s`);
@@ -173,6 +203,7 @@ async function main(): Promise<void> {
 
   await closedLoop(scenarios.filter((s) => s.key === 'mit'));
   printTable(results);
+  printShapedFloors(results);
   printOpenLoop(open);
 
   async function closedLoopRow(s: Scenario, connections: number): Promise<Measured> {
@@ -487,6 +518,59 @@ function send(agent: http.Agent, s: Scenario): Promise<boolean> {
   });
 }
 
+/** CPU ms per request of every program of the run (Node, Temporal, Postgres), from /proc. */
+function allCpuMs(r: Measured): number | undefined {
+  if (!r.cpu || r.rps <= 0) return undefined;
+  return (Object.values(r.cpu.programs).reduce((a, b) => a + b, 0) * 1000) / r.rps;
+}
+
+/** Each evaluate against the floor of its own shape, at the same connection count. */
+function printShapedFloors(results: Measured[]): void {
+  const rows = results.flatMap((floor) => {
+    const evaluate = results.find(
+      (r) => r.connections === floor.connections && r.name === EVALUATE_OF_SHAPE[floor.name],
+    );
+    if (!evaluate) return [];
+    const [cpu, floorCpu] = [allCpuMs(evaluate), allCpuMs(floor)];
+    return [
+      [
+        evaluate.name,
+        String(floor.connections),
+        floor.name,
+        floor.rps.toFixed(1),
+        ms(floor.p50),
+        ratio(evaluate.rps, floor.rps),
+        ratio(evaluate.p50, floor.p50),
+        ratio(evaluate.p99, floor.p99),
+        ratio(evaluate.nodeCpuMs, floor.nodeCpuMs),
+        cpu === undefined || floorCpu === undefined ? 'n/a' : ratio(cpu, floorCpu),
+      ],
+    ];
+  });
+  if (!rows.length) return;
+  const header = [
+    'against its own shape',
+    'conns',
+    'floor of that shape',
+    'its req/s',
+    'its p50 ms',
+    'req/s vs it',
+    'p50 vs it',
+    'p99 vs it',
+    'Node CPU vs it',
+    'all CPU vs it',
+  ];
+  process.stdout.write(
+    [
+      '',
+      ...table(header, rows),
+      '',
+      'all CPU = Node, Temporal and Postgres per request (/proc); the shaped floors: scripts/bench/floor-workflow.ts',
+      '',
+    ].join('\n'),
+  );
+}
+
 function printOpenLoop(results: OpenLoopMeasured[]): void {
   const header = [
     'open loop',
@@ -526,6 +610,14 @@ function printOpenLoop(results: OpenLoopMeasured[]): void {
     ...results.map(
       (r) => `${r.name} at ${r.rate} req/s: CPU, cores: ${r.cpu ? cpuLine(r.cpu, r.rate) : 'not measured'}`,
     ),
+    ...results.flatMap((floor) => {
+      const evaluate = results.find((r) => r.rate === floor.rate && r.name === EVALUATE_OF_SHAPE[floor.name]);
+      return evaluate
+        ? [
+            `${evaluate.name} against ${floor.name} at ${floor.rate} req/s: p50 ${ratio(evaluate.p50, floor.p50)}, p99 ${ratio(evaluate.p99, floor.p99)}, p99.9 ${ratio(evaluate.p999, floor.p999)}`,
+          ]
+        : [];
+    }),
     '',
   ];
   process.stdout.write(out.join('\n'));

@@ -1,25 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
-import { benchFloorWorkflow, floorUpdate } from './floor-workflow';
+import type { FloorActivities } from './floor-workflow';
+import { benchFloorChargeWorkflow, benchFloorOpenWorkflow, benchFloorWorkflow, floorUpdate } from './floor-workflow';
 
 export const FLOOR_PATH = '/bench/floor';
+/** The floor of a CIT evaluate's shape (benchFloorChargeWorkflow). */
+export const FLOOR_CHARGE_PATH = '/bench/floor-charge';
+/** The floor of an async MIT evaluate's shape (benchFloorOpenWorkflow). */
+export const FLOOR_OPEN_PATH = '/bench/floor-open';
+
+/** The charge floor's activity, registered on the bench's worker beside the service's own. */
+export const floorActivities: FloorActivities = {
+  benchFloorCharge: async () => 'CHARGED',
+};
+
+const FLOORS = [
+  [FLOOR_PATH, benchFloorWorkflow],
+  [FLOOR_CHARGE_PATH, benchFloorChargeWorkflow],
+  [FLOOR_OPEN_PATH, benchFloorOpenWorkflow],
+] as const;
 
 /**
- * POST /bench/floor: an Update-With-Start of the trivial floor workflow on the order task queue,
- * mounted behind the API's own middleware (request id, access log, errors, JSON body) but without
- * authentication or idempotency: what evaluate costs beyond this is ours, not Temporal's.
+ * POST /bench/floor (and the shaped floors): an Update-With-Start of a bench-only workflow on the
+ * order task queue, mounted behind the API's own middleware (request id, access log, errors, JSON
+ * body) but without authentication or idempotency: what evaluate costs beyond this is ours, not
+ * Temporal's.
  */
 export function floorRoutes(client: Client, taskQueue: string): ReturnType<Router['routes']> {
   const router = new Router();
-  router.post(FLOOR_PATH, async (ctx) => {
-    const start = new WithStartWorkflowOperation(benchFloorWorkflow, {
-      workflowId: `bench-floor-${randomUUID()}`,
-      taskQueue,
-      workflowIdConflictPolicy: 'USE_EXISTING',
+  for (const [route, workflow] of FLOORS) {
+    router.post(route, async (ctx) => {
+      const start = new WithStartWorkflowOperation(workflow, {
+        workflowId: `bench-floor-${randomUUID()}`,
+        taskQueue,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+      const outcome = await client.workflow.executeUpdateWithStart(floorUpdate, { startWorkflowOperation: start });
+      ctx.body = { outcome };
     });
-    const outcome = await client.workflow.executeUpdateWithStart(floorUpdate, { startWorkflowOperation: start });
-    ctx.body = { outcome };
-  });
+  }
   return router.routes();
 }

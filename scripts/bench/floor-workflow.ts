@@ -15,3 +15,40 @@ export async function benchFloorWorkflow(): Promise<void> {
   });
   await wf.condition(() => answered);
 }
+
+/** The one activity of the charge floor: answers at once (it stands for the processor's call). */
+export interface FloorActivities {
+  benchFloorCharge(): Promise<string>;
+}
+
+const { benchFloorCharge } = wf.proxyActivities<FloorActivities>({ startToCloseTimeout: '10 seconds' });
+
+/**
+ * The floor of a CIT evaluate's shape: the least Temporal needs to decide a charge durably before
+ * it is made (docs/architecture.md, invariant 1) and answer with its outcome. The update schedules
+ * one activity (recorded in the history before it runs), which answers at once, and answers in
+ * the next workflow task: two workflow tasks, one activity, three history writes.
+ */
+export async function benchFloorChargeWorkflow(): Promise<void> {
+  let answered = false;
+  wf.setHandler(floorUpdate, async () => {
+    const outcome = await benchFloorCharge();
+    answered = true;
+    return outcome;
+  });
+  await wf.condition(() => answered);
+}
+
+/**
+ * The floor of an async MIT evaluate's shape: the update answers at once and the workflow stays
+ * open on a timer, as an accepted rescue waits on its first retry. The timer outlasts the bench.
+ */
+export async function benchFloorOpenWorkflow(): Promise<void> {
+  let answered = false;
+  wf.setHandler(floorUpdate, () => {
+    answered = true;
+    return 'FLOOR';
+  });
+  await wf.condition(() => answered);
+  await wf.sleep('1 hour');
+}

@@ -44,11 +44,6 @@ export async function benchFloorChargeWorkflow(): Promise<void> {
  * open on a timer, as an accepted rescue waits on its first retry. The timer outlasts the bench.
  */
 export async function benchFloorOpenWorkflow(): Promise<void> {
-  let answered = false;
-  wf.setHandler(floorUpdate, () => {
-    answered = true;
-    return 'FLOOR';
-  });
-  await wf.condition(() => answered);
+  await benchFloorWorkflow();
   await wf.sleep('1 hour');
 }

@@ -107,7 +107,8 @@ export async function prepareEvaluate(
 
   async function run(): Promise<Answer> {
     // Under the idempotency key (a reused key with another payload is 409002 first), before the workflow.
-    if (existing) await refuseDifferentPayment(deps, merchantId, existing, body, rawCard?.pan ?? tokenCard?.token);
+    const sentCard = rawCard?.pan ?? tokenCard?.token;
+    if (existing) await refuseDifferentPayment(deps, merchantId, existing, body, sentCard);
     const card = rawCard ? (await vaultCard(db, { merchantId, ...rawCard }, deps.vaultKeys)).card : tokenCard;
     if (!card) throw invalid('paymentMethod', 'token or cardNumber is required');
     const flow = !body.isMIT ? 'CIT' : settings.mitEvaluation === 'sync' ? 'SYNC_MIT' : 'ASYNC_MIT';
@@ -151,7 +152,7 @@ export async function prepareEvaluate(
         ? await deps.workflows.evaluate(owner, externalOrderId, input, attempt)
         : await evaluateAfterUnevaluatedRun(deps, owner, externalOrderId, input);
     }
-    if (result === CLOSED) return closedOrderEvaluate(deps, merchantId, externalOrderId);
+    if (result === CLOSED) return closedOrderEvaluate(deps, merchantId, body, sentCard);
     if (result.kind === 'rescue_unavailable') throw new ApiError('rescue_unavailable');
     // Accepted: its retries may now wait behind evaluates (not awaited: a scheduling hint).
     if (flow === 'ASYNC_MIT' && result.outcome === 'SUBMITTED')

@@ -1,25 +1,34 @@
 import { findMerchantOrderByExternalId, type OrderRow } from '../db/repositories/orders';
 import { ApiError } from '../domain/errors';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
+import { paymentDifferences } from '../domain/orders/same-payment';
 import { outcomeForStatus } from '../domain/orders/status';
 import { cardFingerprints } from '../domain/vault-cipher';
 import type { Answer } from './answer';
 import { commandAnswer } from './commands';
 import type { OrderDeps } from './deps';
+import { orderRequestMismatch } from './order-request-mismatch';
 
 /**
  * A further evaluate for an order that exists already: refused when it is another payment
  * without a new attempt, answered from the read model when the order's workflow has closed.
  */
 
-/** Evaluate of an order whose workflow has closed: its outcome; Sync MIT past its cutoff is DECLINED. */
+/**
+ * Evaluate of an order whose workflow has closed: its outcome, if it is the same payment (the order
+ * may have been decided meanwhile by a concurrent evaluate with another amount); Sync MIT past its
+ * cutoff is DECLINED.
+ */
 export async function closedOrderEvaluate(
   deps: OrderDeps,
   merchantId: string,
-  externalOrderId: string,
+  body: EvaluateRequest,
+  card: string | undefined,
 ): Promise<Answer> {
+  const { externalOrderId } = body;
   const order = await findMerchantOrderByExternalId(deps.db, merchantId, externalOrderId);
   if (!order) throw new ApiError('internal_error');
+  await refuseDifferentPayment(deps, merchantId, order, body, card);
   // A charge that went unanswered may stand: never "fall back to the decline" (503002) over it.
   if (order.status_name === 'Problem')
     throw new ApiError(order.charge_outcome_unknown ? 'order_outcome_pending' : 'rescue_unavailable');
@@ -52,31 +61,17 @@ export async function refuseDifferentPayment(
   body: EvaluateRequest,
   card: string | undefined,
 ): Promise<void> {
-  const stored: { card_token: string; attempt_count: number | null } | undefined = await deps
-    .db('orders')
-    .select('card_token', 'attempt_count')
-    .where({ id: existing.id })
-    .first();
-  if (!stored) return;
-  const newAttempt = body.attemptCount !== undefined && body.attemptCount > (stored.attempt_count ?? 1);
-  if (newAttempt) return;
-  let sameCard = true;
-  if (card !== undefined && card !== stored.card_token) {
+  const sameCard = async () => {
+    if (card === undefined || card === existing.card_token) return true;
     const match = await deps
       .db('card_vault')
-      .where({ merchant_id: merchantId, token: stored.card_token })
+      .where({ merchant_id: merchantId, token: existing.card_token })
       .whereIn('fingerprint', cardFingerprints(card, merchantId, deps.vaultKeys))
       .first('token');
-    sameCard = Boolean(match);
-  }
-  const differs: string[] = [];
-  if (body.transaction.amount !== existing.amount) differs.push('transaction.amount');
-  if (body.transaction.currency !== existing.currency) differs.push('transaction.currency');
-  if (!sameCard) differs.push('paymentMethod');
-  if (differs.length) {
-    throw new ApiError('order_request_mismatch', {
-      field: differs[0],
-      extra: { orderId: existing.id, differs, orderStatus: existing.status, orderStatusName: existing.status_name },
-    });
-  }
+    return Boolean(match);
+  };
+  const order = { amount: existing.amount, currency: existing.currency, attemptCount: existing.attempt_count };
+  const request = { ...body.transaction, attemptCount: body.attemptCount ?? null, sameCard: await sameCard() };
+  const differs = paymentDifferences(order, request);
+  if (differs.length) throw orderRequestMismatch(existing.id, existing.status_name, differs);
 }

@@ -17,6 +17,12 @@ export function failureType(err: unknown): string | undefined {
   return err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
 }
 
+/** The first detail of the ApplicationFailure an update failed with, if any. */
+export function failureDetail(err: unknown): unknown {
+  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  return err.cause.details?.[0];
+}
+
 export function isDeadlineExceeded(err: unknown): boolean {
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
   for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {

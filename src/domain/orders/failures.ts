@@ -9,6 +9,11 @@ export const FAILURE = {
   persistenceRejected: 'PersistenceRejected',
   /** An order command arrived while another one on the same order was running: try again. */
   orderBusy: 'OrderBusy',
+  /**
+   * A further evaluate that is another payment (amount, currency or card) and not a new attempt;
+   * its details carry `{ differs, orderId, status }`. Turned away by the evaluate validator.
+   */
+  orderRequestMismatch: 'OrderRequestMismatch',
   /** A command for an order whose first evaluate has not been decided yet. */
   orderNotEvaluated: 'OrderNotEvaluated',
   /** An Update the workflow took up after its caller stopped waiting (CallerDeadline): not run. */

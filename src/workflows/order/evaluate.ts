@@ -1,6 +1,7 @@
 import * as wf from '@temporalio/workflow';
 import type { EvaluateInput, EvaluateResult, OrderState } from '../../domain/orders/contracts';
 import { FAILURE } from '../../domain/orders/failures';
+import { paymentDifferences } from '../../domain/orders/same-payment';
 import { type Outcome, outcomeForStatus } from '../../domain/orders/status';
 import { processorWhileWaiting, storeWhileWaiting } from './activities';
 import type { Order } from './order';
@@ -166,6 +167,23 @@ async function chargeAndAnswer(order: Order, at: Date): Promise<EvaluateResult> 
       );
       return answer(order, 'DECLINED');
   }
+}
+
+/**
+ * Turns away (in the evaluate validator, so nothing enters the history) a further evaluate that is
+ * another payment than the order's: concurrent first evaluates of one externalOrderId with other
+ * amounts all reach this workflow, and only the one that decided the order may be answered with it.
+ */
+export function refuseAnotherPayment(order: Order, input: EvaluateInput): void {
+  if (!order.evaluated) return;
+  const s = order.state;
+  const differs = paymentDifferences(s, { ...input, sameCard: input.card.token === s.card.token });
+  if (!differs.length) return;
+  throw wf.ApplicationFailure.create({
+    type: FAILURE.orderRequestMismatch,
+    message: `a further evaluate with another ${differs.join(', ')} is not the same payment`,
+    details: [{ differs, orderId: s.orderId, status: s.status }],
+  });
 }
 
 /** A further evaluate answers from the state; on a Sync MIT order awaiting capture it captures. */

@@ -3,7 +3,7 @@ import type { CallerDeadline, OrderWorkflowInput } from '../../domain/orders/con
 import { FAILURE } from '../../domain/orders/failures';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { cancel, capture, challenge } from './commands';
-import { firstEvaluate, furtherEvaluate } from './evaluate';
+import { firstEvaluate, furtherEvaluate, refuseAnotherPayment } from './evaluate';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderStateQuery } from './messages';
 import { Order } from './order';
 import { awaitCapture, awaitChallenge, type Phase, runAsyncRetries } from './phases';
@@ -71,7 +71,12 @@ export async function orderWorkflow(
         }
         return furtherEvaluate(order);
       }),
-    { validator: (input) => admit(false, input) },
+    {
+      validator: (input) => {
+        admit(false, input);
+        refuseAnotherPayment(order, input);
+      },
+    },
   );
   wf.setHandler(captureUpdate, ({ amount }) => order.exclusive(() => capture(order, amount)), {
     validator: (input) => admit(true, input),

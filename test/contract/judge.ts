@@ -98,3 +98,18 @@ export function tokenVerdict(http: { status: number; text: string }) {
     expires: typeof body.expires === 'number' ? body.expires : Number(body.expires ?? 0),
   };
 }
+
+/**
+ * The gateway's transcript scrubber (`scrub`): what it filters out of a merchant's logged
+ * transcript. The bearer token in the Authorization header, and the values of these JSON keys
+ * (any case); anything else, `id` included, stays in the log as sent.
+ */
+const SCRUBBED_KEYS = ['AppKey', 'AppSecret', 'accessToken', 'mid', 'siteId', 'environment', 'number', 'cardNumber'];
+
+export function scrubTranscript(transcript: string): string {
+  let scrubbed = transcript.replace(/(Authorization: Bearer )[a-zA-Z0-9._-]+/gi, '$1[FILTERED]');
+  for (const key of SCRUBBED_KEYS) {
+    scrubbed = scrubbed.replace(new RegExp(`("${key}\\\\?"\\s*:\\s*\\\\?")[^"]*`, 'gi'), '$1[FILTERED]');
+  }
+  return scrubbed.replace(/("verification_?[vV]alue\\?":\\?")\d+/g, '$1[FILTERED]');
+}

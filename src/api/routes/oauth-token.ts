@@ -37,16 +37,18 @@ function vendorCredentials(body: Record<string, unknown>): { id: string; secret:
  * FlexCharge's token answer, in its own shape: `accessToken` and `expires` (Unix epoch
  * milliseconds), with its envelope. Deliberately without `access_token`: ActiveMerchant's
  * transcript scrubber filters only `accessToken`, so a second copy would reach merchants' logs.
+ * For the same reason `id` is the token's own id (as in the commercial service's recorded answer,
+ * where it is not the AppKey), never the API key's: the scrubber does not filter `id`.
  * There is no refresh grant: `refreshToken` is null, and a client asks again with its AppKey.
  */
-function vendorTokenAnswer(token: string, keyId: string, expiresAtMs: number, ttlSeconds: number) {
+function vendorTokenAnswer(token: string, tokenId: string, expiresAtMs: number, ttlSeconds: number) {
   return {
     accessToken: token,
     refreshToken: null,
     expires: expiresAtMs,
     tokenType: 'Bearer',
     expiresIn: ttlSeconds,
-    id: keyId,
+    id: tokenId,
     success: true,
     result: null,
     status: null,
@@ -108,8 +110,8 @@ export function oauthTokenRoutes(deps: {
       if (!key || vendor.secret === undefined || !acceptsSecret(key, vendor.secret, now)) {
         throw oauth('invalid_client', 'invalid_client');
       }
-      const { token } = await issueAccessToken(deps.db, key.id, now, deps.ttlSeconds);
-      ctx.body = vendorTokenAnswer(token, key.id, now.getTime() + deps.ttlSeconds * 1000, deps.ttlSeconds);
+      const { id, token } = await issueAccessToken(deps.db, key.id, now, deps.ttlSeconds);
+      ctx.body = vendorTokenAnswer(token, id, now.getTime() + deps.ttlSeconds * 1000, deps.ttlSeconds);
       return;
     }
     if (typeof body.grant_type !== 'string') throw oauth('oauth_invalid_request', 'invalid_request');

@@ -12,21 +12,19 @@ export async function issueAccessToken(
   apiKeyId: string,
   now: Date,
   ttlSeconds: number,
-): Promise<{ token: string; expiresAt: Date }> {
+): Promise<{ id: string; token: string; expiresAt: Date }> {
   const token = generateSecret('at');
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-  await db('access_tokens').insert({
-    token_hash: hashSecret(token),
-    api_key_id: apiKeyId,
-    expires_at: expiresAt,
-    created_at: now,
-  });
+  const [row] = await db('access_tokens')
+    .insert({ token_hash: hashSecret(token), api_key_id: apiKeyId, expires_at: expiresAt, created_at: now })
+    .returning('id');
+  if (!row) throw new Error('access_tokens insert returned no row');
   // Housekeeping: tokens expired for a day are of no further use, not even for a 401003.
   await db('access_tokens')
     .where({ api_key_id: apiKeyId })
     .andWhere('expires_at', '<', new Date(now.getTime() - 86_400_000))
     .delete();
-  return { token, expiresAt };
+  return { id: row.id, token, expiresAt };
 }
 
 export type TokenResolution = { principal: Principal } | { problem: 'unknown' | 'expired' };

@@ -63,7 +63,7 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(order.body).toMatchObject({
         orderId: res.body.orderId,
         status: 7,
-        statusName: 'COMPLETED',
+        statusName: 'SUCCESS',
         outcome: 'APPROVED',
         amounts: { captured: 2500 },
       });

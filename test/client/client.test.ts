@@ -68,7 +68,7 @@ describe('the TypeScript client library against the real stack', () => {
     expect(answer).toMatchObject({ outcome: 'APPROVED', status: 'APPROVED', orderStatusName: 'Completed' });
 
     const order = await client.orders.get(answer.orderId);
-    expect(order).toMatchObject({ orderId: answer.orderId, statusName: 'COMPLETED' });
+    expect(order).toMatchObject({ orderId: answer.orderId, statusName: 'SUCCESS' });
 
     const refund = await client.orders.refund(answer.orderId);
     expect(refund).toMatchObject({ orderId: answer.orderId, status: 'APPROVED', amount: 2500, refundedAmount: 2500 });

@@ -153,7 +153,7 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
     });
     expect((await listOrderEvents(stack.db, orderId)).map((e) => e.name)).toEqual(['order.completed']);
     const order = await api('GET', `/v1/orders/${orderId}`);
-    expect(order.body).toMatchObject({ orderId, status: 7, statusName: 'COMPLETED', outcome: 'APPROVED' });
+    expect(order.body).toMatchObject({ orderId, status: 7, statusName: 'SUCCESS', outcome: 'APPROVED' });
     expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
   });
   it('a run closed after sending a charge nobody retried is not started again under another orderId', async () => {

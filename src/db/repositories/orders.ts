@@ -1,7 +1,7 @@
 import { derivedUuid } from '../../domain/ids';
 import type { PersistOrderInput } from '../../domain/orders/contracts';
 import { outboxEvent } from '../../domain/orders/domain-events';
-import { ORDER_STATUS } from '../../domain/orders/status';
+import { ORDER_STATUS, STATUS_WORD } from '../../domain/orders/status';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Db } from '../knex';
 import type { OrderRecord } from '../tables/orders';
@@ -106,7 +106,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 /**
  * The body of GET /v1/orders/{id} (and of the deprecated POST /v1/outcome). `status` is the
  * interface's integer; `statusName` is the state as one upper-case word (`CAPTUREREQUIRED`,
- * `COMPLETED`, ...), which is what FlexCharge clients read; `id` repeats `orderId` for them.
+ * `SUCCESS` for Completed, ...: STATUS_WORD), which is what FlexCharge clients read; `id` repeats `orderId` for them.
  * Once the rescue window has ended without a rescue, `outcome` is `EXPIRED` (the interface's
  * expired outcome), not the first answer.
  */
@@ -119,7 +119,7 @@ export function orderView(row: OrderRow) {
     confirmationId: row.confirmation_id,
     senseKey: row.sense_key,
     status: row.status,
-    statusName: row.status_name.toUpperCase(),
+    statusName: STATUS_WORD[row.status_name],
     outcome: row.expired_at ? 'EXPIRED' : row.outcome,
     flow: row.flow,
     transactionType: row.transaction_type,

@@ -17,6 +17,23 @@ export const ORDER_STATUS = {
 
 export type OrderStatusName = keyof typeof ORDER_STATUS;
 
+/**
+ * `statusName` of the order lookup: the status as the one upper-case word FlexCharge clients read.
+ * A completed order is `SUCCESS`, the word ActiveMerchant's `inquire` counts as a success (it does
+ * not know `COMPLETED`; docs/compatibility.md); every other status is its name in upper case.
+ */
+export const STATUS_WORD: Readonly<Record<OrderStatusName, string>> = {
+  Draft: 'DRAFT',
+  Onhold: 'ONHOLD',
+  Cancelled: 'CANCELLED',
+  Problem: 'PROBLEM',
+  Processing: 'PROCESSING',
+  Capturerequired: 'CAPTUREREQUIRED',
+  Returned: 'RETURNED',
+  Completed: 'SUCCESS',
+  Declined: 'DECLINED',
+};
+
 export type Outcome = 'APPROVED' | 'DECLINED' | 'CHALLENGE' | 'SUBMITTED' | 'CAPTUREREQUIRED';
 
 /** CIT: customer initiated. SYNC_MIT / ASYNC_MIT: merchant initiated, by the merchant's setting. */

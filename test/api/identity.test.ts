@@ -451,23 +451,33 @@ describe('identity and access through the real API', () => {
       expect(await stack.db('card_vault').count<{ count: string }[]>('* as count')).toEqual(before);
     });
 
-    it('takes the tokenization key, or a bearer token with the payments scope (issue 10); else 401', async () => {
+    it('takes the tokenization key; a bearer token only with the Spreedly-shaped body (docs/compatibility.md)', async () => {
       const token = remember(await accessToken(stack.baseUrl, merchantKey));
-      const bearer = await api('POST', '/v1/tokenize', {
-        token,
-        body: { cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear },
+      const ours = { cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear };
+      const before = await stack.db('card_vault').count<{ count: string }[]>('* as count');
+      // The interface: tokenize authenticates with a tokenization key, not a bearer token.
+      const bearerOurs = await api('POST', '/v1/tokenize', { token, body: ours });
+      expect([bearerOurs.status, bearerOurs.body.error.id]).toEqual([401, '401004']);
+      expect(await stack.db('card_vault').count<{ count: string }[]>('* as count')).toEqual(before);
+      // The deviation: ActiveMerchant's store sends its bearer token with Spreedly's body.
+      const spreedly = { payment_method: { credit_card: { number: '4111111111111111', month: 1, year: nextYear } } };
+      const bearerSpreedly = await api('POST', '/v1/tokenize', { token, body: spreedly });
+      expect([200, 201]).toContain(bearerSpreedly.status);
+      expect(bearerSpreedly.body.transaction.payment_method).toMatchObject({
+        first_six_digits: '411111',
+        last_four_digits: '1111',
       });
-      expect([200, 201]).toContain(bearer.status);
-      expect(bearer.body).toMatchObject({ bin: '411111', last4: '1111' });
-      const noToken = await api('POST', '/v1/tokenize', {
-        token: 'not-a-token',
-        body: { cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear },
+      const badBearer = await api('POST', '/v1/tokenize', { token: 'not-a-token', body: spreedly });
+      expect([badBearer.status, badBearer.body.error.id]).toEqual([401, '401002']);
+      // Both bodies with the tokenization key.
+      const keyed = await tokenize(ours);
+      expect([200, 201]).toContain(keyed.status);
+      expect(keyed.body).toMatchObject({
+        bin: '411111',
+        last4: '1111',
+        token: bearerSpreedly.body.transaction.payment_method.token,
       });
-      expect([noToken.status, noToken.body.error.id]).toEqual([401, '401002']);
-      expect(
-        (await tokenize({ cardNumber: '4111111111111111', expiryMonth: 1, expiryYear: nextYear }, 'tk_sandbox_wrong'))
-          .body.error.id,
-      ).toBe('401004');
+      expect((await tokenize(ours, 'tk_sandbox_wrong')).body.error.id).toBe('401004');
     });
   });
 

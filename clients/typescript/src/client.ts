@@ -28,7 +28,7 @@ export interface ClientOptions {
   clientSecret: string;
   /** Space-separated scopes to ask for; default: the key's own. */
   scope?: string;
-  /** For `tokenize`: the merchant's tokenization key (a bearer token is used when absent). */
+  /** For `tokenize`: the merchant's tokenization key (required there; the bearer token is not accepted). */
   tokenizationKey?: string;
   /** Retry limits; the interface's rules apply (README "Retries"). */
   retry?: Partial<RetryOptions>;
@@ -167,12 +167,14 @@ export class PaymentRescueClient {
   };
 
   /**
-   * POST /v1/tokenize: vault a card number. Authenticates with the tokenization key when the
-   * client has one, else with the bearer token. The same card gives the same token, so it is retried.
+   * POST /v1/tokenize: vault a card number. Authenticates with the tokenization key (the
+   * `tokenizationKey` option), never the bearer token, as the interface says. The same card gives
+   * the same token, so it is retried.
    */
   tokenize(card: TokenizeRequest, options?: CallOptions): Promise<VaultedCard> {
     const key = this.options.tokenizationKey;
-    const auth: AuthProvider | undefined = key ? { header: async () => ({ 'x-tokenization-key': key }) } : undefined;
+    if (!key) return Promise.reject(new Error('tokenize needs the tokenizationKey option (x-tokenization-key)'));
+    const auth: AuthProvider = { header: async () => ({ 'x-tokenization-key': key }) };
     return this.call({ method: 'POST', path: '/v1/tokenize', body: card, idempotent: true }, options, auth);
   }
 }

@@ -17,6 +17,9 @@ import { parseInput } from '../validation';
 
 export const TOKENIZATION_KEY_HEADER = 'x-tokenization-key';
 
+const BEARER_REFUSED =
+  'POST /v1/tokenize authenticates with a tokenization key in the x-tokenization-key header; a bearer token is accepted only with the Spreedly-shaped body ({"payment_method":{"credit_card":{...}}}) ActiveMerchant sends.';
+
 const month = z.number().int().min(1).max(12);
 const year = z.number().int().min(2000).max(2099);
 
@@ -59,17 +62,23 @@ const spreedlyBody = spreedly.transform(({ payment_method: { credit_card: c } })
   names: { first: c.first_name ?? null, last: c.last_name ?? null },
 }));
 
-/** The body in whichever dialect it is written: a `payment_method` member means Spreedly's. */
+/** Whether a body is written in the Spreedly dialect: it has a `payment_method` member. */
+function isSpreedlyBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'payment_method' in body;
+}
+
+/** The body in whichever dialect it is written. */
 function parseBody(raw: unknown) {
   const body = withoutNulls(raw);
-  const isSpreedly = typeof body === 'object' && body !== null && 'payment_method' in body;
-  return isSpreedly ? parseInput(spreedlyBody, body) : parseInput(oursBody, body);
+  return isSpreedlyBody(body) ? parseInput(spreedlyBody, body) : parseInput(oursBody, body);
 }
 
 /**
- * Authenticates with the tokenization key; sets ctx.state.merchantId. Without that header, a
- * bearer token of a merchant key with the `payments` scope is accepted too (a stronger
- * credential of the same merchant: what ActiveMerchant's FlexCharge gateway sends).
+ * Authenticates with the tokenization key (the interface's way); sets ctx.state.merchantId.
+ * Without that header, a bearer token of a merchant key with the `payments` scope is accepted
+ * for the Spreedly-shaped body only: that is what ActiveMerchant's FlexCharge gateway sends, and
+ * the one deviation docs/compatibility.md lists. Our own body with a bearer token is refused
+ * (401 `401004`), as the interface says.
  */
 export function tokenizationKeyAuth(db: Db, clock: Clock): Middleware {
   const bearer = bearerAuth(db, clock);
@@ -77,6 +86,8 @@ export function tokenizationKeyAuth(db: Db, clock: Clock): Middleware {
   return async (ctx, next) => {
     const key = ctx.get(TOKENIZATION_KEY_HEADER);
     if (!key && /^Bearer\s/i.test(ctx.get('authorization'))) {
+      if (!isSpreedlyBody(ctx.request.body))
+        throw new ApiError('invalid_tokenization_key', { message: BEARER_REFUSED });
       return bearer(ctx, () =>
         payments(ctx, async () => {
           ctx.state.merchantId = payingMerchant(principalOf(ctx.state));

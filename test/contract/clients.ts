@@ -98,7 +98,8 @@ export class ActiveMerchantLike {
     });
     if (options.isMit !== undefined) {
       post.isMIT = options.isMit;
-      post.isRecurring = options.isRecurring ?? false;
+      // The gateway's cast_bool: anything but false, 0, '', '0', 'f', 'false' (nil included) is true.
+      post.isRecurring = options.isRecurring !== false;
       post.expiryDateUtc = options.mitExpiryDateUtc ?? null;
     }
     const address = options.billingAddress;

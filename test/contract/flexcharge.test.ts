@@ -3,7 +3,7 @@ import { callApi } from '../helpers/api-client';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { ActiveMerchantLike, type Address, type Card, type GatewayOptions, NodeSampleLike } from './clients';
-import { parseAnswer } from './judge';
+import { parseAnswer, scrubTranscript } from './judge';
 
 /**
  * Contract: a merchant on ActiveMerchant's FlexChargeGateway (Spreedly) or on the vendor's Node
@@ -78,7 +78,7 @@ describe('FlexCharge clients against the service (contract)', () => {
       expect(verdict.expires).toBeLessThan(Date.now() + 2 * 86_400_000);
       const answer = parseAnswer(gateway.wire.at(-1)?.text ?? '');
       expect(answer).toMatchObject({
-        id: credentials.appKey,
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         success: true,
         result: null,
         status: null,
@@ -87,6 +87,11 @@ describe('FlexCharge clients against the service (contract)', () => {
         customProperties: {},
       });
       expect(answer).not.toHaveProperty('access_token'); // the gateway's scrubber filters only accessToken
+      // The transcript a merchant logs, as the gateway scrubs it: no credential of any kind is left.
+      const logged = scrubTranscript(gateway.wire.at(-1)?.text ?? '');
+      for (const secret of [credentials.appKey, credentials.appSecret, String(answer.accessToken)]) {
+        expect(logged).not.toContain(secret);
+      }
     });
 
     it('the Node sample (appKey/appSecret) gets it too; RFC 6749 keeps its shape; bad secrets keep 401', async () => {
@@ -164,13 +169,29 @@ describe('FlexCharge clients against the service (contract)', () => {
       expect(res.verdict).toMatchObject({ success: true, message: 'SUBMITTED' });
     });
 
-    it('MIT recurring without subscription stays 400 (the interface), with a message that says so', async () => {
-      const res = await gateway.purchase(100, card('4111111111111111'), options({ isMit: true, isRecurring: true }));
-      expect(res.status).toBe(400);
-      expect(res.verdict.success).toBe(false);
-      expect(res.verdict.errorCode).toBeUndefined();
-      expect(res.verdict.message).toContain('subscription');
-      expect(res.verdict.message).not.toContain('TraceId');
+    it('MIT recurring, or MIT without is_recurring (the gateway sends true), needs a subscription: 400', async () => {
+      for (const isRecurring of [true, undefined]) {
+        const res = await gateway.purchase(100, card('4111111111111111'), options({ isMit: true, isRecurring }));
+        expect(res.status).toBe(400);
+        expect(parseAnswer(res.text)).toMatchObject({ error: { id: '400002', field: 'subscription' } });
+        expect(res.verdict.success).toBe(false);
+        expect(res.verdict.errorCode).toBeUndefined();
+        expect(res.verdict.message).toContain('subscription');
+        expect(res.verdict.message).not.toContain('TraceId');
+      }
+    });
+
+    it('a partial refund needs an idempotencyKey the gateway does not send (400005); a full refund works', async () => {
+      const sale = await gateway.purchase(100, card('4111111111111111'), options());
+      const authorization = sale.verdict.authorization as string;
+      const partial = await gateway.refund(40, authorization);
+      expect([
+        partial.status,
+        (parseAnswer(partial.text).error as { id?: string })?.id,
+        partial.verdict.success,
+      ]).toEqual([400, '400005', false]);
+      const full = await gateway.refund(100, authorization);
+      expect(full.verdict).toMatchObject({ success: true, message: 'APPROVED' });
     });
 
     it('authorize: CAPTUREREQUIRED; inquire: success with CAPTUREREQUIRED; capture: APPROVED; refund: APPROVED', async () => {
@@ -212,6 +233,16 @@ describe('FlexCharge clients against the service (contract)', () => {
       expect(stored.text).not.toContain('4111111111111111');
       const purchase = await gateway.purchase(100, stored.verdict.authorization as string, options());
       expect(purchase.verdict).toMatchObject({ success: true, message: 'APPROVED' });
+    });
+
+    it('inquire of a completed sale is a success (SUCCESS); of a refunded one, a failure (RETURNED)', async () => {
+      const sale = await gateway.purchase(100, card('4111111111111111'), options());
+      const authorization = sale.verdict.authorization as string;
+      const inquire = await gateway.inquire(authorization);
+      expect(inquire.verdict).toMatchObject({ success: true, message: 'SUCCESS' });
+      await gateway.refund(100, authorization);
+      const refunded = await gateway.inquire(authorization);
+      expect(refunded.verdict).toMatchObject({ success: false, message: 'RETURNED', errorCode: 'RETURNED' });
     });
 
     it('inquire of an unknown order is a failure', async () => {
@@ -274,7 +305,7 @@ describe('FlexCharge clients against the service (contract)', () => {
       expect(evaluated.body).toMatchObject({ success: true, status: 'APPROVED' });
       const outcome = await sample.outcome(token, evaluated.body.orderSessionKey);
       expect(outcome.status).toBe(200);
-      expect(outcome.body).toMatchObject({ id: evaluated.body.orderId, statusName: 'COMPLETED' });
+      expect(outcome.body).toMatchObject({ id: evaluated.body.orderId, statusName: 'SUCCESS' });
       // The sample's own refund body (amount 0, partial) is refused with a message...
       const zero = await sample.refund(token, evaluated.body.orderSessionKey, {
         amountToRefund: 0,

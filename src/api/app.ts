@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps): RescueApp {
       pollerMaxAgeMs: config.readyPollerMaxAgeMs,
       heartbeatMaxAgeMs: config.readyWorkerHeartbeatMaxAgeMs,
     }),
-    oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, limits: limits.token }),
+    oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, perClient: limits.tokenPerClient }),
     adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),
     adminPartnerRoutes({ db, environment: config.environment, adminToken: config.adminToken }),
     challengeRoutes({ db, workflows, rateLimit: limits.tokenize }),

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import type { Clock } from '../domain/clock';
-import { ApiError } from '../domain/errors';
+import { ApiError, type ErrorName } from '../domain/errors';
 import { type RateLimiter, TokenBuckets } from '../domain/token-bucket';
 import { WIDGET_SENSE_KEY_RATE } from '../domain/widget-signals';
 import type { Logger } from '../logger';
@@ -11,15 +11,23 @@ import { principalOf } from './middleware/authenticate';
 import { failureLimit, rateLimit, SharedLimits } from './middleware/rate-limit';
 import { stateOf } from './state';
 
+/** Open endpoints whose caller proves itself with a credential in the request. */
+const CREDENTIAL_PATHS = ['/v1/oauth2/token', '/v1/tokenize'];
+/** Their answers to a wrong credential: the failures a source's failure budget counts. */
+const CREDENTIAL_FAILURES: ErrorName[] = ['invalid_client', 'invalid_tokenization_key', 'order_not_found'];
+
 /** The API's rate limits, one per kind of caller (docs/rate-limits.md). */
 export interface ApiLimits {
   /** Per merchant: tokenize (the tokenization key's merchant) and the payment endpoints share buckets. */
   tokenize: Middleware;
   payments: Middleware;
-  /** POST /v1/oauth2/token: per client IP and per client id. */
-  token: { perIp: RateLimiter; perClient: RateLimiter };
+  /** POST /v1/oauth2/token: per client, taken only once its secret is verified. */
+  tokenPerClient: RateLimiter;
   health: Middleware;
-  /** Failed attempts only, per IP: a bad tokenization key, a challenge report for an unknown session key. */
+  /**
+   * Failed attempts only, per IP: a wrong client or secret, a bad tokenization key, a challenge
+   * report for an unknown session key. Checked after the credential, never before it.
+   */
   failures: Middleware;
   widgetSite: Middleware;
   senseKey: Middleware;
@@ -35,7 +43,6 @@ export function apiLimits(
   const limits = new SharedLimits(db, logger);
   const buckets = limits.buckets('merchant', config.rateLimit.perSecond, config.rateLimit.burst);
   const perIp = config.rateLimit.perIp;
-  const { tokenPerClient } = config.rateLimit;
   const widgetSiteBuckets = limits.buckets(
     'widget-site',
     config.widget.rateLimit.perSecond,
@@ -45,20 +52,16 @@ export function apiLimits(
   return {
     tokenize: rateLimit(buckets, clock, (ctx) => stateOf(ctx.state, 'merchantId')),
     payments: rateLimit(buckets, clock, (ctx) => payingMerchant(principalOf(ctx.state))),
-    token: {
-      perIp: limits.buckets('token-ip', perIp.perSecond, perIp.burst),
-      perClient: limits.buckets('token-client', tokenPerClient.perSecond, tokenPerClient.burst),
-    },
+    // The payments budget's settings: a client may fetch a token for every payment it may make.
+    tokenPerClient: limits.buckets('token-client', config.rateLimit.perSecond, config.rateLimit.burst),
     // Health answers when Postgres does not: its per-IP buckets are this process's own.
     health: rateLimit(new TokenBuckets(perIp.perSecond, perIp.burst), clock, (ctx) => ctx.ip),
     failures: failureLimit(
       limits.buckets('failures-ip', perIp.perSecond, perIp.burst),
       clock,
       (ctx) => ctx.ip,
-      (ctx) => ctx.method === 'POST' && (ctx.path === '/v1/tokenize' || ctx.path.startsWith('/v1/challenges/')),
-      (err) =>
-        err instanceof ApiError &&
-        (err.errorName === 'invalid_tokenization_key' || err.errorName === 'order_not_found'),
+      (ctx) => ctx.method === 'POST' && (CREDENTIAL_PATHS.includes(ctx.path) || ctx.path.startsWith('/v1/challenges/')),
+      (err) => err instanceof ApiError && CREDENTIAL_FAILURES.includes(err.errorName),
       'Too many failed attempts from this address. Retry after the Retry-After period.',
     ),
     widgetSite: rateLimit(widgetSiteBuckets, clock, (ctx) => stateOf(ctx.state, 'site').id, 'widget_rate_limited'),

@@ -6,8 +6,6 @@ import type { EnvOf } from './env';
 export const httpEnv = {
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(25),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(50),
-  OAUTH_TOKEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000).default(1),
-  OAUTH_TOKEN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(20),
   OPEN_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100_000).default(5),
   OPEN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(100_000).default(100),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
@@ -19,12 +17,10 @@ export const httpEnv = {
 export interface HttpConfig {
   /** Token buckets shared by every API process through Postgres (docs/rate-limits.md). */
   rateLimit: {
-    /** Per merchant, on the payment endpoints and tokenize. */
+    /** Per merchant, on the payment endpoints and tokenize; and per client, on verified token requests. */
     perSecond: number;
     burst: number;
-    /** Per client id, on POST /v1/oauth2/token. */
-    tokenPerClient: { perSecond: number; burst: number };
-    /** Per client IP, on each open endpoint (token, health, failed tokenize keys and challenge reports). */
+    /** Per client IP: health, and failed credentials (token, tokenize, challenge reports) only. */
     perIp: { perSecond: number; burst: number };
   };
   /** The HTTP server: slow clients cannot hold connections (src/api/server.ts). */
@@ -36,7 +32,6 @@ export function httpSettings(e: EnvOf<typeof httpEnv>): HttpConfig {
     rateLimit: {
       perSecond: e.RATE_LIMIT_PER_SECOND,
       burst: e.RATE_LIMIT_BURST,
-      tokenPerClient: { perSecond: e.OAUTH_TOKEN_RATE_LIMIT_PER_SECOND, burst: e.OAUTH_TOKEN_RATE_LIMIT_BURST },
       perIp: { perSecond: e.OPEN_RATE_LIMIT_PER_SECOND, burst: e.OPEN_RATE_LIMIT_BURST },
     },
     http: {

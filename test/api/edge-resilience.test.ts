@@ -15,6 +15,7 @@ import { createLogger } from '../../src/logger';
 import type { Answer } from '../../src/orders/answer';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { requestFrom } from '../helpers/from-address';
 import { type PgProxy, startApiBehindProxy } from '../helpers/pg-proxy';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -139,8 +140,6 @@ describe('rate limits shared by API processes', () => {
       env: {
         RATE_LIMIT_BURST: '6',
         RATE_LIMIT_PER_SECOND: '0.1',
-        OAUTH_TOKEN_RATE_LIMIT_BURST: '3',
-        OAUTH_TOKEN_RATE_LIMIT_PER_SECOND: '0.01',
         OPEN_RATE_LIMIT_BURST: '5',
         OPEN_RATE_LIMIT_PER_SECOND: '0.01',
       },
@@ -188,34 +187,47 @@ describe('rate limits shared by API processes', () => {
     expect(((await (refused as Response).json()) as { error: { id: string } }).error.id).toBe('429001');
   });
 
-  const tokenRequest = (base: string, clientId: string, secret: string) =>
-    fetch(`${base}/v1/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
+  // Each test fails from an address of its own: failed attempts are limited per source.
+  const tokenRequest = (source: string, base: string, clientId: string, secret: string) =>
+    requestFrom(source, `${base}/v1/oauth2/token`, {
+      body: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret },
     });
 
-  it('limits the token endpoint per client id, then per IP, across processes', async () => {
+  it("limits a source's failed secrets and a client's token requests, each across processes", async () => {
     const m = await seedMerchant(stack.db);
-    const a = await seedKey(stack.db, { pid: m.pid, mid: m.mid });
-    const b = await seedKey(stack.db, { pid: m.pid, mid: m.mid });
+    const key = await seedKey(stack.db, { pid: m.pid, mid: m.mid });
+    const source = '127.0.0.2';
     const wrong = [];
-    for (let i = 0; i < 3; i++)
-      wrong.push((await tokenRequest(i % 2 ? secondBase : stack.baseUrl, a.clientId, 'x')).status);
-    expect(wrong).toEqual([401, 401, 401]);
-    // Client a has spent its 3 attempts: even its right secret waits now (on either process).
-    const limited = await tokenRequest(secondBase, a.clientId, a.clientSecret);
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(((await limited.json()) as { error: { id: string } }).error.id).toBe('429001');
-    // The address has made 4 of its 5: client b (fresh budget) gets one answer, then the IP limit.
-    expect((await tokenRequest(stack.baseUrl, b.clientId, b.clientSecret)).status).toBe(200);
-    expect((await tokenRequest(secondBase, b.clientId, b.clientSecret)).status).toBe(429);
+    for (let i = 0; i < 6; i++)
+      wrong.push((await tokenRequest(source, i % 2 ? secondBase : stack.baseUrl, key.clientId, 'x')).status);
+    // One budget of 5 failures for the address, not one per process.
+    expect(wrong).toEqual([401, 401, 401, 401, 401, 429]);
+    const refused = await tokenRequest(source, secondBase, key.clientId, 'x');
+    expect([refused.status, refused.body.error.id]).toEqual([429, '429001']);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The right secret from that very address still gets its token: 6 of them (the client's
+    // burst, the payments budget's), then 429 on either process.
+    const right = [];
+    for (let i = 0; i < 7; i++)
+      right.push(
+        (await tokenRequest(source, i % 2 ? secondBase : stack.baseUrl, key.clientId, key.clientSecret)).status,
+      );
+    expect(right).toEqual([200, 200, 200, 200, 200, 200, 429]);
   });
 
   it('limits failed tokenization keys per IP, and health per IP', async () => {
     const bad = [];
-    for (let i = 0; i < 7; i++) bad.push((await tokenize(i % 2 ? secondBase : stack.baseUrl, `tk_bad_${i}`)).status);
+    for (let i = 0; i < 7; i++) {
+      const base = i % 2 ? secondBase : stack.baseUrl;
+      bad.push(
+        (
+          await requestFrom('127.0.0.3', `${base}/v1/tokenize`, {
+            headers: { 'x-tokenization-key': `tk_bad_${i}` },
+            body: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2090 },
+          })
+        ).status,
+      );
+    }
     expect(bad.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(bad.slice(5)).toEqual([429, 429]);
     const health = [];

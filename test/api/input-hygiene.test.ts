@@ -586,8 +586,6 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     stack = await startTestStack({
       env: {
         ADMIN_API_TOKEN: ADMIN,
-        OAUTH_TOKEN_RATE_LIMIT_BURST: '100000',
-        OAUTH_TOKEN_RATE_LIMIT_PER_SECOND: '100000',
         OPEN_RATE_LIMIT_BURST: '100000',
         OPEN_RATE_LIMIT_PER_SECOND: '100000',
       },

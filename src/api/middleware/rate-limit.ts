@@ -66,7 +66,7 @@ function refusal(error: ErrorName, retryAfterSeconds: number, message?: string):
 /**
  * Takes one token per key from each limiter; every answer carries the RateLimit-* headers of the
  * tightest one; a refusal throws 429 (`error`) with Retry-After. For routes that learn their key
- * on the way (the token endpoint's client id).
+ * on the way (the token endpoint's client, once its secret is verified).
  */
 export async function enforceLimits(
   ctx: Context,
@@ -102,10 +102,12 @@ export function rateLimit(
 }
 
 /**
- * Limits failed attempts only (a bad tokenization key, an unknown challenge session key): each
- * failure takes a token from the key's shared bucket; once it is empty the key is refused (429
- * with Retry-After) before any lookup, in this process at once and in others at their next
- * failure. Successful requests cost nothing.
+ * Limits failed attempts per source (a wrong API secret, an unknown tokenization key or challenge
+ * session key). The credential is always checked first: only a failure takes a token from the
+ * source's shared bucket, and once it is empty the source's further failures answer 429 with
+ * Retry-After instead of their 401 or 404. A right credential never meets this limit, so no one
+ * can lock a merchant out by failing in its name (docs/rate-limits.md). Failure answers carry the
+ * bucket's RateLimit-* headers.
  */
 export function failureLimit(
   limiter: RateLimiter,
@@ -115,25 +117,15 @@ export function failureLimit(
   isFailure: (err: unknown) => boolean,
   message?: string,
 ): Middleware {
-  const blockedUntil = new Map<string, number>();
   return async (ctx, next) => {
     if (!appliesTo(ctx)) return next();
-    const key = keyOf(ctx);
-    const nowMs = clock.now().getTime();
-    const until = blockedUntil.get(key);
-    if (until !== undefined) {
-      if (nowMs < until) throw refusal('rate_limited', Math.ceil((until - nowMs) / 1000), message);
-      blockedUntil.delete(key);
-    }
     try {
       await next();
     } catch (err) {
       if (!isFailure(err)) throw err;
-      const decision = await limiter.take(key, nowMs);
-      if (decision.allowed) throw err;
-      if (blockedUntil.size >= 10_000) blockedUntil.clear(); // bounded: the shared bucket still holds
-      blockedUntil.set(key, nowMs + decision.retryAfterSeconds * 1000);
+      const decision = await limiter.take(keyOf(ctx), clock.now().getTime());
       setHeaders(ctx, decision);
+      if (decision.allowed) throw err;
       throw refusal('rate_limited', decision.retryAfterSeconds, message);
     }
   };

@@ -58,7 +58,8 @@ function vendorTokenAnswer(token: string, tokenId: string, expiresAtMs: number, 
   };
 }
 
-const LIMITED = 'Too many token requests for this client or from this address. Retry after the Retry-After period.';
+const LIMITED =
+  'Too many token requests for this client. Keep the access token until it expires (expires_in) and retry after the Retry-After period.';
 
 /**
  * POST /v1/oauth2/token: the OAuth2 client-credentials grant (RFC 6749 section 4.4). The client
@@ -66,32 +67,21 @@ const LIMITED = 'Too many token requests for this client or from this address. R
  * or by HTTP Basic. Answers { access_token, token_type: "Bearer", expires_in, scope }. A JSON
  * body with FlexCharge's `AppKey` / `AppSecret` and no grant_type is the same grant in that
  * dialect, answered in its shape (docs/compatibility.md).
- * Rate limited per client IP (every request) and per client id (every request naming it), both
- * before the database is asked (docs/rate-limits.md).
+ * The secret is always verified first (docs/rate-limits.md): a verified client spends its own
+ * budget, and only it can; a failure spends its source's failure budget (the `failures` limit of
+ * src/api/limits.ts), so no one can lock a client out by sending wrong secrets under its id.
  */
-export function oauthTokenRoutes(deps: {
-  db: Db;
-  clock: Clock;
-  ttlSeconds: number;
-  limits?: { perClient: RateLimiter; perIp: RateLimiter };
-}): Router {
+export function oauthTokenRoutes(deps: { db: Db; clock: Clock; ttlSeconds: number; perClient?: RateLimiter }): Router {
   const router = new Router();
   router.post('/v1/oauth2/token', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Pragma', 'no-cache');
-    const limits = deps.limits;
-    if (limits) await enforceLimits(ctx, deps.clock, [{ limiter: limits.perIp, key: ctx.ip }], 'rate_limited', LIMITED);
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const basic = basicCredentials(ctx.get('authorization'));
-    const limitClient = async (id: string) => {
-      if (!limits) return;
-      await enforceLimits(
-        ctx,
-        deps.clock,
-        [{ limiter: limits.perClient, key: id.toLowerCase() }],
-        'rate_limited',
-        LIMITED,
-      );
+    const perClient = deps.perClient;
+    const limitClient = async (keyId: string) => {
+      if (perClient)
+        await enforceLimits(ctx, deps.clock, [{ limiter: perClient, key: keyId }], 'rate_limited', LIMITED);
     };
     const oauth = (error: 'invalid_client' | 'unsupported_grant_type' | 'oauth_invalid_request', code: string) =>
       new ApiError(error, {
@@ -104,12 +94,12 @@ export function oauthTokenRoutes(deps: {
     // The FlexCharge dialect: JSON { AppKey, AppSecret } (the Node sample: appKey, appSecret), no grant_type.
     const vendor = body.grant_type === undefined && !basic ? vendorCredentials(body) : undefined;
     if (vendor) {
-      await limitClient(vendor.id);
       const key = UUID.test(vendor.id) ? await findApiKey(deps.db, vendor.id) : undefined;
       const now = deps.clock.now();
       if (!key || vendor.secret === undefined || !acceptsSecret(key, vendor.secret, now)) {
         throw oauth('invalid_client', 'invalid_client');
       }
+      await limitClient(key.id);
       const { id, token } = await issueAccessToken(deps.db, key.id, now, deps.ttlSeconds);
       ctx.body = vendorTokenAnswer(token, id, now.getTime() + deps.ttlSeconds * 1000, deps.ttlSeconds);
       return;
@@ -124,10 +114,10 @@ export function oauthTokenRoutes(deps: {
     if (typeof id !== 'string' || typeof secret !== 'string' || !UUID.test(id)) {
       throw oauth('invalid_client', 'invalid_client');
     }
-    await limitClient(id);
     const now = deps.clock.now();
     const key = await findApiKey(deps.db, id);
     if (!key || !acceptsSecret(key, secret, now)) throw oauth('invalid_client', 'invalid_client');
+    await limitClient(key.id);
 
     const { token } = await issueAccessToken(deps.db, key.id, now, deps.ttlSeconds);
     ctx.body = { access_token: token, token_type: 'Bearer', expires_in: deps.ttlSeconds, scope: key.scopes.join(' ') };

@@ -42,6 +42,7 @@ export function apiLimits(
 ): ApiLimits {
   const limits = new SharedLimits(db, logger);
   const buckets = limits.buckets('merchant', config.rateLimit.perSecond, config.rateLimit.burst);
+  const tokenizeBuckets = limits.buckets('tokenize', config.rateLimit.perSecond, config.rateLimit.burst);
   const perIp = config.rateLimit.perIp;
   const widgetSiteBuckets = limits.buckets(
     'widget-site',
@@ -50,7 +51,9 @@ export function apiLimits(
   );
   const senseKeyBuckets = limits.buckets('sense-key', WIDGET_SENSE_KEY_RATE.perSecond, WIDGET_SENSE_KEY_RATE.burst);
   return {
-    tokenize: rateLimit(buckets, clock, (ctx) => stateOf(ctx.state, 'merchantId')),
+    // The tokenization key sits in the merchant's web pages, so anyone may spend with it: per
+    // merchant and address, apart from the payments budget a page's visitor must not drain.
+    tokenize: rateLimit(tokenizeBuckets, clock, (ctx) => `${stateOf(ctx.state, 'merchantId')}:${ctx.ip}`),
     payments: rateLimit(buckets, clock, (ctx) => payingMerchant(principalOf(ctx.state))),
     // The payments budget's settings: a client may fetch a token for every payment it may make.
     tokenPerClient: limits.buckets('token-client', config.rateLimit.perSecond, config.rateLimit.burst),

@@ -133,6 +133,32 @@ describe('credentials first: failures are limited per source, and never refuse a
     expect(idOf(await tokenize('127.0.0.7', 'tk_sandbox_bad_elsewhere'))).toBe('401004');
   });
 
+  it("a flood of valid tokenizations from one address spends neither the payments budget nor others' tokenize", async () => {
+    const m = await seedMerchant(stack.db);
+    const key = await seedKey(stack.db, m);
+    const flooder = '127.0.0.9';
+    const flood = [];
+    for (let i = 0; i <= payments.burst; i++) flood.push(await tokenize(flooder, m.tokenizationKey));
+    expect(flood.slice(0, payments.burst).map((a) => a.status)).toEqual(
+      Array(payments.burst).fill(200).fill(201, 0, 1),
+    );
+    expect([flood.at(-1)?.status, idOf(flood.at(-1) as SourcedAnswer)]).toEqual([429, '429001']);
+    // The merchant's checkout page elsewhere still tokenizes, and its backend still evaluates.
+    expect((await tokenize('127.0.0.10', m.tokenizationKey)).status).toBe(200);
+    const token = (await tokenRequest('127.0.0.10', key.clientId, key.clientSecret)).body.access_token;
+    const evaluated = await requestFrom('127.0.0.10', `${stack.baseUrl}/v1/evaluate`, {
+      headers: { authorization: `Bearer ${token}` },
+      body: {
+        idempotencyKey: randomUUID(),
+        externalOrderId: `shop-${randomUUID()}`,
+        transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+        paymentMethod: card,
+      },
+    });
+    expect([evaluated.status, evaluated.body.outcome]).toEqual([200, 'APPROVED']);
+    expect(evaluated.headers['ratelimit-remaining']).toBe(String(payments.burst - 1));
+  });
+
   it("takes a known challenge session key from an address that flooded unknown ones: the order's answer", async () => {
     const m = await seedMerchant(stack.db);
     const key = await seedKey(stack.db, m);

@@ -26,7 +26,7 @@ export const REQUEST_ERRORS = {
   rate_limited: {
     id: '429001',
     status: 429,
-    message: 'Too many requests for this merchant. Retry after the Retry-After period.',
+    message: 'Too many requests for this merchant, client or address. Retry after the Retry-After period.',
     retry: 'retry-after',
   },
   internal_error: {

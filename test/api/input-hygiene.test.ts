@@ -10,6 +10,7 @@ import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { orderRow } from '../helpers/order-row';
 import { startTestStack, type TestStack } from '../helpers/stack';
+import { storedState } from '../helpers/stored-state';
 
 /**
  * Issue 9 D3: U+0000 and an unpaired surrogate in every string of every endpoint (JSON body at
@@ -512,52 +513,8 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     return { status: res.status, body, text };
   }
 
-  /** What was stored: row counts of every table input can reach, and the content of the ones a PUT changes. */
-  const TABLES = [
-    'partners',
-    'merchants',
-    'sites',
-    'api_keys',
-    'tokenization_keys',
-    'access_tokens',
-    'merchant_settings',
-    'card_vault',
-    'orders',
-    'order_transitions',
-    'refunds',
-    'events',
-    'idempotency_keys',
-    'site_widget_settings',
-    'sense_sessions',
-    'sense_signals',
-    'webhook_endpoints',
-    'webhook_deliveries',
-    'applications',
-    'disputes',
-  ];
-  const CONTENT = [
-    'api_keys',
-    'merchant_settings',
-    'site_widget_settings',
-    'sites',
-    'webhook_endpoints',
-    'applications',
-    'tokenization_keys',
-  ];
-  async function stored(): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
-    for (const table of TABLES) {
-      const exists = await stack.db.raw('select to_regclass(?) as t', [table]);
-      if (!exists.rows[0].t) continue;
-      const { rows } = await stack.db.raw(
-        CONTENT.includes(table)
-          ? `select count(*)::text || ':' || coalesce(md5(string_agg(x::text, '|' order by x::text)), '') as v from ${table} x`
-          : `select count(*)::text as v from ${table}`,
-      );
-      out[table] = rows[0].v;
-    }
-    return out;
-  }
+  /** What was stored (test/helpers/stored-state.ts): equal before and after means nothing changed. */
+  const stored = () => storedState(stack.db);
 
   /** Workflows on the stack's task queues (order and webhook workflows). */
   async function workflowCount(): Promise<number> {

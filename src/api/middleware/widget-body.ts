@@ -3,11 +3,13 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../../domain/errors';
 import { WIDGET_LIMITS } from '../../domain/widget-signals';
 import { assertSafeBody } from './input-hygiene';
+import { assertJsonStructure } from './json-body';
 
 /**
  * The body of the widget's signals: JSON, sent as text/plain (what navigator.sendBeacon sends for
  * a string, with no CORS preflight) or as application/json. At most WIDGET_LIMITS.maxBodyBytes
- * (413010); unparsable JSON is 400001; any other content type 415001. Nothing is read past the cap.
+ * (413010); unparsable JSON is 400001, and so is a body nested too deep or with a key twice in one
+ * object (json-body.ts); any other content type 415001. Nothing is read past the cap.
  * Its strings get the same hygiene as every other body (400002 naming the field, input-hygiene.ts).
  */
 export function widgetBody(): Middleware {
@@ -29,6 +31,7 @@ export function widgetBody(): Middleware {
     }
     if (!ctx.is('application/json', 'text/plain')) throw new ApiError('unsupported_media_type');
     return parse(ctx, async () => {
+      assertJsonStructure(ctx);
       assertSafeBody(ctx.request.body);
       await next();
     });

@@ -22,17 +22,26 @@ const orderRef = z.string().trim().min(1).max(200);
 /** RFC 7231 HTTP-date (`Date#toUTCString`), as the vendor's Node sample writes expiryDateUtc. */
 const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
-/** Removes `null` members of objects, recursively: the FlexCharge clients send null for "absent". */
+/**
+ * A copy without the `null` members of objects, at any depth (array elements are kept): the
+ * FlexCharge clients send null for "absent". Iterative, so no nesting can exhaust the stack (the
+ * body parser already caps it, json-structure.ts). Each object or array is copied into the slot
+ * its parent's copy holds; Object.fromEntries keeps a `__proto__` key an own property.
+ */
 export function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== null)
-        .map(([k, v]) => [k, withoutNulls(v)]),
-    );
+  const root: Record<string, unknown> = { value };
+  const slots: Array<[Record<string, unknown>, string]> = [[root, 'value']];
+  for (let slot = slots.pop(); slot; slot = slots.pop()) {
+    const [holder, key] = slot;
+    const current = holder[key];
+    if (current === null || typeof current !== 'object') continue;
+    const copy = (
+      Array.isArray(current) ? [...current] : Object.fromEntries(Object.entries(current).filter(([, v]) => v !== null))
+    ) as Record<string, unknown>;
+    holder[key] = copy;
+    for (const child of Object.keys(copy)) slots.push([copy, child]);
   }
-  return value;
+  return root.value;
 }
 
 /** `SALE` or `AUTHORIZATION`: ours, or the FlexCharge words `Purchase` / `Authorization` in any case. */

@@ -49,6 +49,7 @@ describe('configuration', () => {
     ['PUBLIC_BASE_URL', 'not a url'],
     ['WORKFLOW_CACHE_SIZE', '0'],
     ['HTTP_MAX_CONNECTIONS_PER_ADDRESS', '0'],
+    ['WORKER_HEALTH_PORT', 'none'],
   ])('rejects a bad %s (%s), naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {

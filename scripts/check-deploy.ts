@@ -152,6 +152,21 @@ async function checkHelm(): Promise<void> {
   check(/name: MIGRATE_ON_START\s+value: "false"/.test(api), 'api does not migrate on start');
   const worker = docs.find((d) => d.name.endsWith('-worker') && d.kind === 'Deployment')?.text ?? '';
   check(worker.includes('TEMPORAL_METRICS_BIND_ADDRESS'), 'worker exports the SDK metrics');
+  // The worker's own probes: its process and Temporal workers, never the SDK exporter (own threads).
+  const healthPort = /name: WORKER_HEALTH_PORT\s+value: "(\d+)"/.exec(worker)?.[1];
+  check(
+    healthPort !== undefined && new RegExp(`name: health\\s+containerPort: ${healthPort}\\b`).test(worker),
+    'worker serves its probes on WORKER_HEALTH_PORT, the container port "health"',
+  );
+  check(/name: HOST\s+value: 0\.0\.0\.0/.test(worker), 'worker probes listen on the pod address (HOST=0.0.0.0)');
+  check(
+    /livenessProbe:[\s\S]*?path: \/health\/live\s+port: health/.test(worker),
+    'worker liveness probe on /health/live',
+  );
+  check(
+    /readinessProbe:[\s\S]*?path: \/health\/ready\s+port: health/.test(worker),
+    'worker readiness probe on /health/ready',
+  );
   // The order and webhook counters are kept by the worker's activities: only its METRICS_PORT serves them.
   check(/name: METRICS_PORT\s+value: "\d+"/.test(worker), 'worker serves its own counters (METRICS_PORT)');
   check(
@@ -214,6 +229,13 @@ async function checkCompose(): Promise<void> {
       `compose: ${name} starts after the one-shot migrate service succeeded`,
     );
   }
+  const workerService = section('worker').exec(text)?.[1] ?? '';
+  const workerHealthPort = /WORKER_HEALTH_PORT: "(\d+)"/.exec(workerService)?.[1];
+  check(
+    workerHealthPort !== undefined &&
+      workerService.includes(`HEALTHCHECK_URL: http://127.0.0.1:${workerHealthPort}/health/ready`),
+    "compose: the worker's health check is its own readiness probe (WORKER_HEALTH_PORT)",
+  );
   // The Temporal server's dynamic config: every setting the dev server and the local cluster run.
   const dynamicConfig = readFileSync(path.join(ROOT, 'docker/temporal-dynamicconfig.yaml'), 'utf8');
   check(

@@ -1,9 +1,10 @@
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { loadConfigOrExit } from './config';
 import { createDb } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import { createLogger } from './logger';
 import { startMetricsServer } from './observability/http';
+import { startWorkerHealthServer } from './observability/worker-health';
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 
@@ -27,6 +28,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   installTemporalLogging(logger, config.temporal.metricsBindAddress);
+  // The probes answer from the start (alive, not ready) so a slow start is not taken for a hang; on
+  // HOST, as the API listens (the chart sets 0.0.0.0 so the kubelet reaches them).
+  let workers: Worker[] = [];
+  const healthServer =
+    config.workerHealthPort === undefined
+      ? undefined
+      : await startWorkerHealthServer(config.host, config.workerHealthPort, () => workers);
   const security = config.temporal.security;
   await registerSearchAttributes(config.temporal.address, config.temporal.namespace, security).catch((err: unknown) =>
     logger.warn({ err }, 'could not register the order search attributes (register them on the server yourself)'),
@@ -38,7 +46,7 @@ async function main(): Promise<void> {
   });
   const roles = rolesOf(config.workerRole);
   const workflowBundle = prebuiltWorkflowBundle();
-  const workers = await createWorkers({ connection, config, db, logger, workflowBundle }, roles);
+  workers = await createWorkers({ connection, config, db, logger, workflowBundle }, roles);
   const { connection: clientConnection, client } = await connectTemporalClient(
     config.temporal.address,
     config.temporal.namespace,
@@ -66,6 +74,8 @@ async function main(): Promise<void> {
   const heartbeat = startHeartbeatOf({ config, db, logger }, roles, workers);
   await running.finally(() => heartbeat.stop());
   await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
+  healthServer?.close();
+  healthServer?.closeAllConnections(); // a probe's keep-alive socket must not hold the exit
   await housekeeping.stop();
   await relay.stop();
   await clientConnection.close();

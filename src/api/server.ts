@@ -6,18 +6,23 @@ import { createLogger } from '../logger';
 import { startMetricsServer } from '../observability/http';
 import { connectTemporalClient } from '../temporal/connect';
 import { type AppDeps, createApp, type RescueApp } from './app';
+import { limitConnectionsPerAddress } from './connection-limit';
 import { attachLease, ProcessLease } from './process-lease';
 
 const apps = new WeakMap<Server, { app: RescueApp; lease: ProcessLease }>();
 
 export type HttpSettings = Config['http'];
 
+/** How often Node looks for connections past their header or request deadline (its default: 30 s). */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+
 /**
  * Listens with the app; resolves once the port is bound. The server is hardened against slow
- * clients: the whole request (headers and body) must arrive within `requestTimeoutMs` (408 and
- * close, checked every second rather than Node's default 30 s), the headers within
- * `headersTimeoutMs`; idle keep-alive connections close after `keepAliveTimeoutMs`; at most
- * `maxConnections` are open at once. The app gets its process lease (idempotency claims,
+ * clients: the whole request (headers and body) must arrive within `requestTimeoutMs`, the headers
+ * within `headersTimeoutMs` (408 and close; both checked every second rather than Node's default
+ * 30 s, so a stalled socket goes at its deadline); idle keep-alive connections close after
+ * `keepAliveTimeoutMs`; at most `maxConnectionsPerAddress` are open from one client address and
+ * `maxConnections` in all (docs/deployment.md#connections). The app gets its process lease (idempotency claims,
  * docs/idempotency.md), renewed in the background: listening never waits for the database.
  */
 export async function listen(
@@ -34,11 +39,12 @@ export async function listen(
       requestTimeout: http.requestTimeoutMs,
       headersTimeout: http.headersTimeoutMs,
       keepAliveTimeout: http.keepAliveTimeoutMs,
-      connectionsCheckingInterval: 1_000,
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
     },
     app.callback(),
   );
   server.maxConnections = http.maxConnections;
+  limitConnectionsPerAddress(server, http.maxConnectionsPerAddress);
   apps.set(server, { app, lease });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -12,6 +12,7 @@ export const httpEnv = {
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(65_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
 };
 
 export interface HttpConfig {
@@ -24,7 +25,15 @@ export interface HttpConfig {
     perIp: { perSecond: number; burst: number };
   };
   /** The HTTP server: slow clients cannot hold connections (src/api/server.ts). */
-  http: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
+  http: {
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** The last resort: open connections in all. */
+    maxConnections: number;
+    /** Open connections from one client address (an IPv6 /64), at most `maxConnections`. */
+    maxConnectionsPerAddress: number;
+  };
 }
 
 export function httpSettings(e: EnvOf<typeof httpEnv>): HttpConfig {
@@ -40,6 +49,7 @@ export function httpSettings(e: EnvOf<typeof httpEnv>): HttpConfig {
       headersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: Math.min(e.HTTP_MAX_CONNECTIONS_PER_ADDRESS, e.HTTP_MAX_CONNECTIONS),
     },
   };
 }

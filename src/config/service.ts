@@ -20,6 +20,7 @@ export const serviceEnv = {
   // Above the 1 s heartbeat interval with room for a busy event loop; at most 5 s (issue 13).
   READY_WORKER_HEARTBEAT_MAX_AGE_MS: z.coerce.number().int().min(2_000).max(60_000).default(4_000),
   WORKER_ROLE: z.enum(['all', 'orders', 'webhooks']).default('all'),
+  WORKER_HEALTH_PORT: port.optional(),
   API_PROCESSES: z.coerce.number().int().min(1).max(16).default(1),
 };
 
@@ -35,12 +36,14 @@ export interface ServiceConfig {
   metrics: { port: number | undefined; token: string | undefined };
   /** The standalone API (src/api/server.ts) runs the migrations at start only when true. */
   migrateOnStart: boolean;
-  /** Readiness: a poller of the order task queue counts when seen within this (docs/deployment.md). */
+  /** /v1/health/workers: a poller of the order task queue counts when seen within this (docs/deployment.md). */
   readyPollerMaxAgeMs: number;
-  /** Readiness: a worker process counts when its heartbeat row is younger than this. */
+  /** /v1/health/workers: a worker process counts when its heartbeat row is younger than this. */
   readyWorkerHeartbeatMaxAgeMs: number;
   /** What the worker process (src/worker.ts) runs: both workers (default), or one of them. */
   workerRole: 'all' | 'orders' | 'webhooks';
+  /** The worker process's own liveness and readiness probes listen here; unset: none. */
+  workerHealthPort: number | undefined;
   /** `npm start`: how many API processes it runs beside its worker process (scripts/service-processes.ts). */
   apiProcesses: number;
 }
@@ -58,6 +61,7 @@ export function serviceSettings(e: EnvOf<typeof serviceEnv>): ServiceConfig {
     readyPollerMaxAgeMs: e.READY_POLLER_MAX_AGE_MS,
     readyWorkerHeartbeatMaxAgeMs: e.READY_WORKER_HEARTBEAT_MAX_AGE_MS,
     workerRole: e.WORKER_ROLE,
+    workerHealthPort: e.WORKER_HEALTH_PORT,
     apiProcesses: e.API_PROCESSES,
   };
 }

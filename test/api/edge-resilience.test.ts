@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { connectionsRefused } from '../../src/api/connection-limit';
 import { closeServer, listen } from '../../src/api/server';
 import {
   claimIdempotencyKey,
@@ -348,26 +349,68 @@ describe('idempotency claims of a dead API process', () => {
   });
 });
 
+/** A raw connection from `localAddress` that sends at most part of its headers, then waits. */
+interface StalledSocket {
+  socket: net.Socket;
+  connectedAt?: number;
+  closedAt?: number;
+  received: string;
+}
+
+function stallFrom(localAddress: string, port: number, partialHeaders: boolean): StalledSocket {
+  const socket = net.connect({ port, host: '127.0.0.1', localAddress });
+  const stalled: StalledSocket = { socket, received: '' };
+  socket.on('connect', () => {
+    stalled.connectedAt = Date.now();
+    if (partialHeaders) socket.write('GET /v1/health/live HTTP/1.1\r\nhost: x\r\n');
+  });
+  socket.on('data', (d) => {
+    stalled.received += d.toString();
+  });
+  socket.on('error', () => {}); // a refused socket may see ECONNRESET: its close is what counts
+  socket.on('close', () => {
+    stalled.closedAt = Date.now();
+  });
+  return stalled;
+}
+
 describe('HTTP server hardening', () => {
+  /** Linux routes all of 127.0.0.0/8 to lo: a second client address on this machine. */
+  const STALLER = '127.0.0.2';
+  const HEADERS_TIMEOUT_MS = 3_000;
+  const PER_ADDRESS = 10;
+  /** Below the staller's 60 sockets: without the per-address cap they would take it all. */
+  const TOTAL = 50;
   let stack: TestStack;
   let server: Server;
+  let guarded: Server;
   beforeAll(async () => {
     stack = await startTestStack({ inProcessWorker: false });
-    server = await listen(
-      {
-        config: stack.config,
-        db: stack.db,
-        temporal: stack.connection,
-        temporalClient: stack.client,
-        logger: stack.logs.logger,
-      },
-      '127.0.0.1',
-      0,
-      { requestTimeoutMs: 1_000, headersTimeoutMs: 1_000, keepAliveTimeoutMs: 5_000, maxConnections: 50 },
-    );
+    const deps = {
+      config: stack.config,
+      db: stack.db,
+      temporal: stack.connection,
+      temporalClient: stack.client,
+      logger: stack.logs.logger,
+    };
+    server = await listen(deps, '127.0.0.1', 0, {
+      requestTimeoutMs: 1_000,
+      headersTimeoutMs: 1_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 50,
+      maxConnectionsPerAddress: 50,
+    });
+    guarded = await listen(deps, '127.0.0.1', 0, {
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: TOTAL,
+      maxConnectionsPerAddress: PER_ADDRESS,
+    });
   });
   afterAll(async () => {
     if (server) await closeServer(server);
+    if (guarded) await closeServer(guarded);
     await stack?.stop();
   });
 
@@ -395,5 +438,59 @@ describe('HTTP server hardening', () => {
     expect(server.maxConnections).toBe(50);
     expect(server.requestTimeout).toBe(1_000);
     expect(server.headersTimeout).toBe(1_000);
+  });
+
+  it('serves a second address while 60 stalled sockets from one hold their share, closed at the header timeout', async () => {
+    const { port } = guarded.address() as AddressInfo;
+    const refusedBefore = (await connectionsRefused.get()).values.find((v) => v.labels.cap === 'per_address');
+    const stalled = Array.from({ length: 60 }, (_, i) => stallFrom(STALLER, port, i % 2 === 0));
+    try {
+      const isOpen = (s: StalledSocket) => s.connectedAt !== undefined && s.closedAt === undefined;
+      // Past the per-address cap each is closed on arrival, long before any header deadline.
+      await eventually(
+        () => stalled.filter((s) => s.closedAt !== undefined).length,
+        (closed) => closed >= 60 - PER_ADDRESS,
+        { describe: `the staller's sockets past ${PER_ADDRESS} to be refused`, timeoutMs: HEADERS_TIMEOUT_MS / 2 },
+      );
+      expect(stalled.filter(isOpen)).toHaveLength(PER_ADDRESS);
+      const refused = stalled.filter((s) => s.closedAt !== undefined);
+      expect(refused.every((s) => s.received === '')).toBe(true);
+      const refusedAfter = (await connectionsRefused.get()).values.find((v) => v.labels.cap === 'per_address');
+      expect((refusedAfter?.value ?? 0) - (refusedBefore?.value ?? 0)).toBe(60 - PER_ADDRESS);
+
+      // The other address is served while the staller still holds all it may.
+      const served = await Promise.all(
+        Array.from({ length: 5 }, () => fetch(`http://127.0.0.1:${port}/v1/health/live`).then((r) => r.status)),
+      );
+      expect(served).toEqual([200, 200, 200, 200, 200]);
+      expect(stalled.filter(isOpen)).toHaveLength(PER_ADDRESS);
+
+      // The held ones are answered 408 and closed at the header deadline (checked every second),
+      // not up to 30 s later.
+      const held = stalled.filter((s) => !refused.includes(s));
+      await eventually(
+        () => held.filter((s) => s.closedAt === undefined).length,
+        (open) => open === 0,
+        { describe: 'the held sockets to be closed at the header timeout', timeoutMs: HEADERS_TIMEOUT_MS + 3_000 },
+      );
+      for (const s of held) {
+        expect(s.received).toMatch(/^HTTP\/1\.1 408/);
+        const heldMs = (s.closedAt as number) - (s.connectedAt as number);
+        expect(heldMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
+        expect(heldMs).toBeLessThanOrEqual(HEADERS_TIMEOUT_MS + 2_500); // one 1 s check, a busy machine
+      }
+      // Its share is free again: the staller's address is served too.
+      const again = await new Promise<number | undefined>((resolve, reject) =>
+        http
+          .get({ host: '127.0.0.1', port, path: '/v1/health/live', localAddress: STALLER, agent: false }, (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          })
+          .on('error', reject),
+      );
+      expect(again).toBe(200);
+    } finally {
+      for (const s of stalled) s.socket.destroy();
+    }
   });
 });

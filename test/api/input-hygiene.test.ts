@@ -206,6 +206,7 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     { route: 'GET /v1/health', auth: 'none', query: () => ({ verbose: '1' }) },
     { route: 'GET /v1/health/live', auth: 'none', query: () => ({ verbose: '1' }) },
     { route: 'GET /v1/health/ready', auth: 'none', query: () => ({ verbose: '1' }) },
+    { route: 'GET /v1/health/workers', auth: 'none', query: () => ({ verbose: '1' }) },
     // ---- API keys
     {
       route: 'POST /v1/api-keys',

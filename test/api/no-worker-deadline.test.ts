@@ -22,6 +22,11 @@ import { killWorker, startWorkerProcess } from '../helpers/worker-process';
  * unrun (CallerDeadline), so "nothing was decided" stays true; the same request retried with its
  * key then captures, once. Found by the cluster test (kill-under-load): before, the kept capture
  * ran by itself and the merchant's retry was refused 409004.
+ *
+ * All the while the API stays ready (/v1/health/ready, the chart's readiness probe, asks only its
+ * database): were it not, every API pod would leave the load balancer when the workers are down,
+ * and merchants would get the ingress's bare error instead of this JSON 503 with Retry-After.
+ * /v1/health/workers says what operators need: no live worker.
  */
 const DEADLINE_MS = 3_000;
 /** Margin over the deadline for the token check, the claim and its release on a busy shared machine. */
@@ -40,7 +45,24 @@ describe('calls that find no worker', () => {
     await appendFile(path.join(shared('logDir'), `worker-${process.pid}.log`), output.join(''));
   });
 
-  it('answers 503 503010 within its deadline, releases the claim, and the same request succeeds once a worker is back', async () => {
+  const probe = async (route: string) => {
+    const res = await fetch(`${stack.baseUrl}${route}`);
+    return { status: res.status, body: (await res.json()) as { checks: Record<string, unknown> } };
+  };
+
+  it('stays ready with every worker stopped, answers 503 503010 within its deadline, releases the claim, and the same request succeeds once a worker is back', async () => {
+    // No worker runs: the API is ready all the same; the workers' own check says they are missing.
+    const ready = await probe('/v1/health/ready');
+    expect(ready).toMatchObject({ status: 200, body: { status: 'ok', checks: { database: { status: 'ok' } } } });
+    expect(Object.keys(ready.body.checks)).toEqual(['database']);
+    expect(await probe('/v1/health/workers')).toMatchObject({
+      status: 503,
+      body: {
+        status: 'unavailable',
+        checks: { worker: { status: 'down', taskQueue: stack.taskQueue, heartbeat: false } },
+      },
+    });
+
     const merchant = await seedMerchant(stack.db);
     const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
     const request = {
@@ -71,6 +93,8 @@ describe('calls that find no worker', () => {
     expect(claims).toEqual([]);
     // Nothing was decided: no order in the read model.
     expect(await stack.db('orders').where({ merchant_id: merchant.mid })).toEqual([]);
+    // And the API that answered so is still ready: it stays in the load balancer to answer the retry.
+    expect((await probe('/v1/health/ready')).status).toBe(200);
 
     // But the server kept the evaluate (Update-With-Start): a workflow task waits for a worker.
     const handle = stack.client.workflow.getHandle(orderWorkflowId(merchant.mid, request.externalOrderId));
@@ -78,6 +102,11 @@ describe('calls that find no worker', () => {
 
     const worker = await startWorkerProcess(stack, output);
     try {
+      await eventually(
+        () => probe('/v1/health/workers'),
+        (r) => r.status === 200,
+        { describe: 'the workers check to see the new worker', intervalMs: 250 },
+      );
       // The new worker takes it up after its caller was told 503, and turns it away unrun (no
       // charge, no order) rather than deciding behind the merchant's back: the task completes
       // with neither the Update accepted nor a charge scheduled in the history.
@@ -193,6 +222,14 @@ describe('calls that find no worker', () => {
     const capture = { idempotencyKey: randomUUID(), orderId };
     const unanswered = await api('POST', '/v1/capture', capture);
     expect([unanswered.status, unanswered.body.error?.id]).toEqual([503, '503010']);
+    expect(unanswered.headers.get('retry-after')).toBe('1');
+    // Its only worker SIGKILLed: the API stays ready; the workers' check notices within seconds.
+    expect((await probe('/v1/health/ready')).status).toBe(200);
+    await eventually(
+      () => probe('/v1/health/workers'),
+      (r) => r.status === 503,
+      { describe: 'the workers check to notice the killed worker', intervalMs: 250 },
+    );
     // The server kept it: a workflow task waits for a worker to take it up.
     const { workflow_id: workflowId } = await orderRow(stack.db, orderId);
     const handle = stack.client.workflow.getHandle(workflowId);

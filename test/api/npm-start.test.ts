@@ -59,9 +59,9 @@ function entriesOf(pids: number[]): string[] {
   });
 }
 
-/** Readiness (a worker process polls and beats) through npm start's port. */
-async function waitForReady(api: string, running: Running): Promise<void> {
-  await waitForHealth(`${api}/v1/health/ready`, running);
+/** A live worker (its process polls and beats, /v1/health/workers) through npm start's port. */
+async function waitForWorker(api: string, running: Running): Promise<void> {
+  await waitForHealth(`${api}/v1/health/workers`, running);
 }
 
 interface Running {
@@ -209,7 +209,7 @@ describe('npm start: the whole stack from one command', () => {
     expect(health).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } });
 
     // As production runs it: the worker and the API are processes of their own, and the worker polls.
-    await waitForReady(api, first);
+    await waitForWorker(api, first);
     const firstEntries = entriesOf(descendants(first.child.pid as number));
     expect(firstEntries.sort()).toEqual(['src/api/server.ts', 'src/worker.ts']);
 
@@ -267,7 +267,7 @@ describe('npm start: the whole stack from one command', () => {
 
     // The second start runs two API processes (API_PROCESSES) behind npm start's one port.
     const second = npmStart({ ...env, API_PROCESSES: '2' });
-    await waitForReady(api, second);
+    await waitForWorker(api, second);
     expect(entriesOf(descendants(second.child.pid as number)).sort()).toEqual([
       'src/api/server.ts',
       'src/api/server.ts',

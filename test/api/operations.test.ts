@@ -3,29 +3,34 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { freePort } from '../../scripts/cluster/free-ports';
 import { ensureTemporalCli } from '../../scripts/tools/temporal-cli';
 import { closeServer, listen } from '../../src/api/server';
 import { type Config, loadConfig } from '../../src/config';
 import { startMetricsServer } from '../../src/observability/http';
+import { startWorkerHealthServer } from '../../src/observability/worker-health';
 import { connectTemporalClient, waitForTemporal } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
-import { startWorkerWithRelay } from '../../src/worker';
+import { createWorkers, startWorkerWithRelay } from '../../src/worker';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { eventually } from '../helpers/eventually';
 import { capturedLogger } from '../helpers/log-capture';
 import { sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
 
 /**
- * Operations surface (issue 13): liveness, readiness and /metrics on the real stack. Readiness
- * needs a live worker of the order task queue: its process's heartbeat row (written every second,
- * stale after READY_WORKER_HEARTBEAT_MAX_AGE_MS, 4 s) and a poller of the queue in DescribeTaskQueue.
- * This file runs its own Temporal dev server with the production long poll (1 min), so a poller's
- * last access time is no help in noticing a killed worker: the heartbeat must be.
+ * Operations surface (issue 13): liveness, readiness and /metrics on the real stack. An API pod's
+ * readiness asks only its database: the workers are shared by every pod, so their absence must not
+ * take every pod out of the load balancer. /v1/health/workers tells operators whether a worker of
+ * the order task queue is live: its process's heartbeat row (written every second, stale after
+ * READY_WORKER_HEARTBEAT_MAX_AGE_MS, 4 s) and a poller of the queue in DescribeTaskQueue. This file
+ * runs its own Temporal dev server with the production long poll (1 min), so a poller's last access
+ * time is no help in noticing a killed worker: the heartbeat must be. The worker process has probes
+ * of its own (WORKER_HEALTH_PORT), for the chart and compose.
  */
 
 const ROOT = path.resolve(__dirname, '../..');
-/** The must-show bound: readiness fails within this of the last worker stopping (issue 13). */
+/** The must-show bound: the workers' check fails within this of the last worker stopping (issue 13). */
 const NOTICE_WITHIN_MS = 5_000;
 /** Margin for the probe's own round trip (an HTTP request, two queries) on a busy shared machine. */
 const PROBE_MARGIN_MS = 500;
@@ -50,15 +55,52 @@ function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs
   ) as Promise<T>;
 }
 
-async function readiness(): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${base}/v1/health/ready`);
+async function health(route: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${base}${route}`);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
+const readiness = () => health('/v1/health/ready');
+const workersCheck = () => health('/v1/health/workers');
 
-const readyIs = (status: number) => async () => {
-  const r = await readiness();
+const workersAre = (status: number) => async () => {
+  const r = await workersCheck();
   return r.status === status ? r : undefined;
 };
+
+/** A worker process's own probe on its WORKER_HEALTH_PORT; status 0 when nothing answers there. */
+async function workerProbe(port: number, path: string): Promise<{ status: number; body?: Record<string, unknown> }> {
+  let res: Response;
+  try {
+    res = await fetch(`http://127.0.0.1:${port}${path}`);
+  } catch {
+    return { status: 0 };
+  }
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+}
+
+/** The worker as production runs it (src/worker.ts, its own process) on this file's stack. */
+function spawnWorker(
+  env: Record<string, string>,
+  output: string[],
+): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      WORKER_ROLE: 'orders',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => output.push(String(d)));
+  child.stderr?.on('data', (d) => output.push(String(d)));
+  return { child, exited: new Promise((r) => child.once('exit', (code) => r(code))) };
+}
 
 /** Prometheus text format: `name{label="v",...} value` lines into samples. */
 function parseMetrics(text: string): Array<{ name: string; labels: Record<string, string>; value: number }> {
@@ -143,17 +185,18 @@ describe('probes', () => {
     expect(Object.keys(body.checks as object).sort()).toEqual(['database', 'temporal']);
   });
 
-  it('readiness fails within 5 s of the last worker stopping (cleanly or SIGKILL) and recovers when one returns', async () => {
-    // No worker yet: not ready, though the database and Temporal answer.
+  it('readiness asks only the database; /v1/health/workers fails within 5 s of the last worker stopping (cleanly or SIGKILL) and recovers', async () => {
+    // No worker yet: ready all the same (the database answers); the workers' check says none is live.
     const before = await readiness();
-    expect(before.status).toBe(503);
-    expect(before.body.checks).toMatchObject({
-      database: { status: 'ok' },
-      temporal: { status: 'ok' },
-      worker: { status: 'down', taskQueue, pollers: 0, heartbeat: false },
+    expect(before).toMatchObject({ status: 200, body: { status: 'ok', checks: { database: { status: 'ok' } } } });
+    expect(Object.keys(before.body.checks as object)).toEqual(['database']);
+    const none = await workersCheck();
+    expect(none.status).toBe(503);
+    expect(none.body.checks).toEqual({
+      worker: { status: 'down', latencyMs: expect.any(Number), taskQueue, pollers: 0, heartbeat: false },
     });
 
-    // An in-process worker polls: ready.
+    // An in-process worker polls: the workers' check sees it.
     const startInProcess = () =>
       startWorkerWithRelay({
         address: temporalAddress,
@@ -165,47 +208,31 @@ describe('probes', () => {
         roles: ['orders'],
       });
     const worker = await startInProcess();
-    const ready = await waitFor('readiness with a worker', readyIs(200), 15_000);
-    expect(ready.body.checks).toMatchObject({ worker: { status: 'ok', taskQueue, heartbeat: true } });
-    // It stays ready while the worker idles (its heartbeat keeps coming; no flapping).
+    const live = await waitFor('the workers check with a worker', workersAre(200), 15_000);
+    expect(live.body.checks).toMatchObject({ worker: { status: 'ok', taskQueue, heartbeat: true } });
+    // It stays so while the worker idles (its heartbeat keeps coming; no flapping).
     for (const until = Date.now() + 5_000; Date.now() < until; ) {
-      expect((await readiness()).status).toBe(200);
+      expect((await workersCheck()).status).toBe(200);
       await new Promise((r) => setTimeout(r, 250));
     }
 
     // The last worker stops cleanly: its heartbeat row goes first, so 503 well within 5 s.
     const stoppedAt = Date.now();
     await worker.stop();
-    const down = await waitFor('readiness without a worker', readyIs(503), NOTICE_WITHIN_MS);
+    const down = await waitFor('the workers check without a worker', workersAre(503), NOTICE_WITHIN_MS);
     expect(Date.now() - stoppedAt).toBeLessThanOrEqual(NOTICE_WITHIN_MS + PROBE_MARGIN_MS);
-    expect(down.body.checks).toMatchObject({
-      database: { status: 'ok' },
-      worker: { status: 'down', heartbeat: false },
-    });
-    // Liveness is unaffected: an orchestrator must not restart the API for a missing worker.
+    expect(down.body.checks).toMatchObject({ worker: { status: 'down', heartbeat: false } });
+    // Neither liveness nor readiness moves: no restart, and the API stays in rotation to answer
+    // merchants itself (503 503010 with Retry-After, test/api/no-worker-deadline.test.ts).
     expect((await fetch(`${base}/v1/health/live`)).status).toBe(200);
+    expect((await readiness()).status).toBe(200);
 
     // A worker returns, as production runs it (its own process, the SDK's metrics exported).
     const metricsPort = await freePort();
     const output: string[] = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: database.url,
-        TEMPORAL_ADDRESS: temporalAddress,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        WORKER_ROLE: 'orders',
-        TEMPORAL_METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}`,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d) => output.push(String(d)));
-    child.stderr?.on('data', (d) => output.push(String(d)));
-    const exited = new Promise((r) => child.once('exit', r));
+    const { child, exited } = spawnWorker({ TEMPORAL_METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}` }, output);
     try {
-      await waitFor('readiness with the worker process', readyIs(200), 90_000).catch((err: Error) => {
+      await waitFor('the workers check with the worker process', workersAre(200), 90_000).catch((err: Error) => {
         throw new Error(`${err.message}\nworker output:\n${output.join('')}`);
       });
 
@@ -227,10 +254,15 @@ describe('probes', () => {
       child.kill('SIGKILL');
       await exited;
       const killedAt = Date.now();
-      const gone = await waitFor('readiness after the worker process was killed', readyIs(503), NOTICE_WITHIN_MS);
+      const gone = await waitFor(
+        'the workers check after the worker process was killed',
+        workersAre(503),
+        NOTICE_WITHIN_MS,
+      );
       expect(Date.now() - killedAt).toBeLessThanOrEqual(NOTICE_WITHIN_MS + PROBE_MARGIN_MS);
       expect(gone.body.checks).toMatchObject({ worker: { status: 'down', heartbeat: false } });
       expect((gone.body.checks as { worker: { pollers: number } }).worker.pollers).toBeGreaterThan(0);
+      expect((await readiness()).status).toBe(200);
     } finally {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
@@ -241,11 +273,93 @@ describe('probes', () => {
     // And it recovers when a worker returns again.
     const again = await startInProcess();
     try {
-      await waitFor('readiness with a worker back', readyIs(200), 15_000);
+      await waitFor('the workers check with a worker back', workersAre(200), 15_000);
     } finally {
       await again.stop();
     }
   }, 180_000);
+
+  it('the worker process answers its own probes (WORKER_HEALTH_PORT): live and ready while it polls, neither once stopped', async () => {
+    const healthPort = await freePort();
+    const output: string[] = [];
+    const { child, exited } = spawnWorker({ WORKER_HEALTH_PORT: String(healthPort) }, output);
+    try {
+      const ready = await waitFor(
+        'the worker process to be ready',
+        async () => {
+          const r = await workerProbe(healthPort, '/health/ready');
+          return r.status === 200 ? r : undefined;
+        },
+        90_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\nworker output:\n${output.join('')}`);
+      });
+      expect(ready.body).toMatchObject({ status: 'ok', workers: [{ taskQueue, state: 'RUNNING' }] });
+      expect(await workerProbe(healthPort, '/health/live')).toMatchObject({ status: 200, body: { status: 'ok' } });
+      expect((await workerProbe(healthPort, '/elsewhere')).status).toBe(404);
+
+      // SIGTERM: the worker drains (not ready), stops, and the process exits: its probes fail.
+      child.kill('SIGTERM');
+      const stopped = await waitFor(
+        'the stopped worker process to fail its readiness probe',
+        async () => {
+          const r = await workerProbe(healthPort, '/health/ready');
+          return r.status !== 200 ? r : undefined;
+        },
+        30_000,
+      );
+      expect([0, 503]).toContain(stopped.status);
+      expect(await exited).toBe(0);
+      expect((await workerProbe(healthPort, '/health/live')).status).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
+  }, 120_000);
+
+  it("the worker probes follow the Temporal workers' state: not ready until they poll or once shut down, not alive once stopped", async () => {
+    const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+    const workers = await createWorkers(
+      {
+        connection: nativeConnection,
+        config,
+        db: database.db,
+        logger: logs.logger,
+        workflowBundle: sharedWorkflowBundle(),
+      },
+      ['orders'],
+    );
+    const [worker] = workers as [Worker];
+    const probes = await startWorkerHealthServer('127.0.0.1', 0, () => workers);
+    const port = (probes.address() as AddressInfo).port;
+    try {
+      expect(await workerProbe(port, '/health/live')).toMatchObject({ status: 200 });
+      expect(await workerProbe(port, '/health/ready')).toMatchObject({
+        status: 503,
+        body: { status: 'unavailable', workers: [{ taskQueue, state: 'INITIALIZED' }] },
+      });
+      const running = worker.run();
+      await waitFor(
+        'the worker to poll',
+        async () => ((await workerProbe(port, '/health/ready')).status === 200 ? true : undefined),
+        15_000,
+      );
+      worker.shutdown();
+      expect((await workerProbe(port, '/health/ready')).status).toBe(503); // draining or drained
+      await running;
+      expect(await workerProbe(port, '/health/live')).toMatchObject({
+        status: 503,
+        body: { workers: [{ taskQueue, state: 'STOPPED' }] },
+      });
+      expect((await workerProbe(port, '/health/ready')).status).toBe(503);
+    } finally {
+      probes.close();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await nativeConnection.close();
+    }
+  }, 60_000);
 });
 
 describe('metrics', () => {

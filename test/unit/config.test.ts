@@ -48,6 +48,8 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['PUBLIC_BASE_URL', 'not a url'],
     ['WORKFLOW_CACHE_SIZE', '0'],
+    ['HTTP_MAX_CONNECTIONS_PER_ADDRESS', '0'],
+    ['WORKER_HEALTH_PORT', 'none'],
   ])('rejects a bad %s (%s), naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -56,6 +58,17 @@ describe('configuration', () => {
       expect((err as ConfigError).problems.join('\n')).toContain(name);
       expect((err as Error).message).toContain(name);
     }
+  });
+
+  it('caps connections per client address well below the total, and never above it', () => {
+    const defaults = loadConfig({}).http;
+    expect(defaults.maxConnectionsPerAddress).toBe(100);
+    expect(defaults.maxConnections).toBeGreaterThanOrEqual(10 * defaults.maxConnectionsPerAddress);
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '40' }).http.maxConnectionsPerAddress).toBe(40);
+    expect(
+      loadConfig({ HTTP_MAX_CONNECTIONS: '300', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '500' }).http
+        .maxConnectionsPerAddress,
+    ).toBe(300);
   });
 
   it('refuses to start production without its own card vault keys', () => {

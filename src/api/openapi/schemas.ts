@@ -152,6 +152,24 @@ export const health = z
   })
   .meta({ id: 'Health' });
 export const liveness = z.object({ status: z.literal('ok'), time: instant });
+export const readiness = z
+  .looseObject({
+    status: z.enum(['ok', 'unavailable']),
+    environment: z.enum(['sandbox', 'production']),
+    checks: z.looseObject({ database: check }),
+    time: instant,
+  })
+  .meta({ id: 'Readiness' });
+export const workerHealth = z
+  .looseObject({
+    status: z.enum(['ok', 'unavailable']),
+    environment: z.enum(['sandbox', 'production']),
+    checks: z.looseObject({
+      worker: check.extend({ taskQueue: z.string(), pollers: z.number().int(), heartbeat: z.boolean() }),
+    }),
+    time: instant,
+  })
+  .meta({ id: 'WorkerHealth' });
 
 export const webhookEndpoint = z
   .looseObject({

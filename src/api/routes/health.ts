@@ -54,14 +54,16 @@ async function isTemporalReachable(connection: Connection, timeoutMs = PROBE_DEA
  * Body: { status: "ok" | "unavailable", environment, checks: { database, temporal }, time }.
  * Both probes run at once, each with a 2 s deadline that covers waiting for a pool slot and a
  * connection, so the answer comes within about 2 s whatever the dependencies do (frozen included).
- * Rate limited per client IP when given a limiter.
+ * Beside it: /v1/health/live (liveness), /v1/health/ready (an API pod's readiness: its database)
+ * and /v1/health/workers (the worker fleet, for operators). Every one but liveness is rate limited
+ * per client IP when given a limiter.
  */
 export function healthRoutes(deps: {
   db: Db;
   temporal: Connection;
   environment: Environment;
   rateLimit?: Middleware;
-  /** For readiness: the order task queue that must have a worker polling it, and its namespace. */
+  /** For /v1/health/workers: the order task queue that must have a worker polling it, and its namespace. */
   namespace?: string;
   taskQueue?: string;
   /** A poller counts when Temporal saw it within this (docs/deployment.md#probes). */
@@ -79,34 +81,46 @@ export function healthRoutes(deps: {
     ctx.body = { status: 'ok', time: new Date().toISOString() };
   });
 
-  // Readiness: the database, Temporal, and a live worker of the order task queue, each with the
-  // 2 s deadline. Without a worker an evaluate could only wait, so the process says so. A worker
-  // is live when its process wrote a heartbeat row within seconds (a killed one is noticed within
-  // heartbeatMaxAgeMs) and Temporal lists a poller of the queue (the worker really reaches Temporal).
+  // Readiness: this process can answer, which takes its database. Not Temporal, not the workers:
+  // they are shared by every API pod, so their outage would take every pod out of the load balancer
+  // at once and merchants would get the ingress's bare error instead of the API's own JSON answer
+  // (503 503010 with Retry-After for a call no worker takes up, docs/deployment.md#probes).
   router.get('/v1/health/ready', limit, async (ctx) => {
-    const namespace = deps.namespace ?? 'default';
-    const taskQueue = deps.taskQueue ?? 'payment-rescue';
-    let pollers = 0;
-    let heartbeat = false;
-    const [database, temporal, worker] = await Promise.all([
-      timed(() => isDatabaseReachable(deps.db, PROBE_DEADLINE_MS)),
-      timed(() => isTemporalReachable(deps.temporal)),
-      timed(async () => {
-        const [fresh, count] = await Promise.all([
-          withDeadline(hasFreshWorker(deps.db, taskQueue, deps.heartbeatMaxAgeMs ?? 4_000), PROBE_DEADLINE_MS),
-          countLivePollers(deps.temporal, namespace, taskQueue, deps.pollerMaxAgeMs ?? 75_000),
-        ]);
-        [heartbeat, pollers] = [fresh, count];
-        return heartbeat && pollers > 0;
-      }),
-    ]);
-    const ok = [database, temporal, worker].every((c) => c.status === 'ok');
+    const database = await timed(() => isDatabaseReachable(deps.db, PROBE_DEADLINE_MS));
+    const ok = database.status === 'ok';
     ctx.status = ok ? 200 : 503;
     ctx.set('cache-control', 'no-store');
     ctx.body = {
       status: ok ? 'ok' : 'unavailable',
       environment: deps.environment,
-      checks: { database, temporal, worker: { ...worker, taskQueue, pollers, heartbeat } },
+      checks: { database },
+      time: new Date().toISOString(),
+    };
+  });
+
+  // For operators and monitors, never for an API pod's readiness: whether a worker of the order
+  // task queue is live. It is when its process wrote a heartbeat row within seconds (a killed one is
+  // noticed within heartbeatMaxAgeMs) and Temporal lists a poller of the queue (the worker really
+  // reaches Temporal). 503 when not: evaluates then wait and answer 503 503010.
+  router.get('/v1/health/workers', limit, async (ctx) => {
+    const namespace = deps.namespace ?? 'default';
+    const taskQueue = deps.taskQueue ?? 'payment-rescue';
+    let pollers = 0;
+    let heartbeat = false;
+    const worker = await timed(async () => {
+      const [fresh, count] = await Promise.all([
+        withDeadline(hasFreshWorker(deps.db, taskQueue, deps.heartbeatMaxAgeMs ?? 4_000), PROBE_DEADLINE_MS),
+        countLivePollers(deps.temporal, namespace, taskQueue, deps.pollerMaxAgeMs ?? 75_000),
+      ]);
+      [heartbeat, pollers] = [fresh, count];
+      return heartbeat && pollers > 0;
+    });
+    ctx.status = worker.status === 'ok' ? 200 : 503;
+    ctx.set('cache-control', 'no-store');
+    ctx.body = {
+      status: worker.status === 'ok' ? 'ok' : 'unavailable',
+      environment: deps.environment,
+      checks: { worker: { ...worker, taskQueue, pollers, heartbeat } },
       time: new Date().toISOString(),
     };
   });

@@ -121,7 +121,10 @@ export interface PaymentRescueApi {
       };
     };
     getV1HealthReady: {
-      response: Health;
+      response: Readiness;
+    };
+    getV1HealthWorkers: {
+      response: WorkerHealth;
     };
     postV1Oauth2Token: {
       requestBody: {
@@ -1381,6 +1384,43 @@ export interface Health {
     temporal: {
       status: 'ok' | 'down';
       latencyMs: number;
+    };
+    [k: string]: unknown | undefined;
+  };
+  time: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "Readiness".
+ */
+export interface Readiness {
+  status: 'ok' | 'unavailable';
+  environment: 'sandbox' | 'production';
+  checks: {
+    database: {
+      status: 'ok' | 'down';
+      latencyMs: number;
+    };
+    [k: string]: unknown | undefined;
+  };
+  time: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "WorkerHealth".
+ */
+export interface WorkerHealth {
+  status: 'ok' | 'unavailable';
+  environment: 'sandbox' | 'production';
+  checks: {
+    worker: {
+      status: 'ok' | 'down';
+      latencyMs: number;
+      taskQueue: string;
+      pollers: number;
+      heartbeat: boolean;
     };
     [k: string]: unknown | undefined;
   };

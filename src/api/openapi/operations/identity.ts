@@ -1,6 +1,6 @@
 import * as apiKeys from '../../routes/api-keys';
 import { BEARER_ERRORS, type Operation } from '../registry';
-import { accessToken, health, liveness, object, tokenRequest } from '../schemas';
+import { accessToken, health, liveness, object, readiness, tokenRequest, workerHealth } from '../schemas';
 
 const keys = { tag: 'API keys', auth: 'bearer', scope: 'api_keys' } as const;
 const keyErrors = [...BEARER_ERRORS, 'merchant_forbidden', 'api_key_not_found'] as const;
@@ -30,8 +30,23 @@ export const identityOperations: Operation[] = [
     path: '/v1/health/ready',
     tag: 'Health',
     auth: 'none',
-    summary: 'Readiness: database, Temporal and a polling worker',
-    responses: { 200: { description: 'Ready', body: health }, 503: { description: 'Not ready', body: health } },
+    summary: 'Readiness: the database answers (workers and Temporal are not asked)',
+    responses: {
+      200: { description: 'Ready', body: readiness },
+      503: { description: 'The database does not answer', body: readiness },
+    },
+    errors: ['rate_limited'],
+  },
+  {
+    method: 'get',
+    path: '/v1/health/workers',
+    tag: 'Health',
+    auth: 'none',
+    summary: 'Workers: one of the order task queue heartbeats and polls (for monitoring, not readiness)',
+    responses: {
+      200: { description: 'A worker is live', body: workerHealth },
+      503: { description: 'No live worker: evaluates wait and answer 503 503010', body: workerHealth },
+    },
     errors: ['rate_limited'],
   },
   {

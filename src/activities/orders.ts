@@ -1,17 +1,15 @@
 import type { Db } from '../db/knex';
 import { persistOrder } from '../db/repositories/orders';
-import type { PersistOrderInput, ScoreInput, ScoreResult } from '../domain/orders/contracts';
+import type { PersistOrderInput } from '../domain/orders/contracts';
 import { outboxEvent } from '../domain/orders/domain-events';
-import { scoreTransaction } from '../domain/scoring';
 import { businessMetrics } from '../observability/metrics';
-import { deviceSignals } from '../orders/device-signals';
 import { storeStep } from './store-failures';
 
 export interface OrderActivityDeps {
   db: Db;
 }
 
-/** Activities of the order workflow that touch only our own database: the read model and scoring. */
+/** Activities of the order workflow that touch only our own database: the read model. */
 export function createOrderActivities(deps: OrderActivityDeps) {
   return {
     /**
@@ -24,12 +22,6 @@ export function createOrderActivities(deps: OrderActivityDeps) {
       // Counted once the write is durable; a re-run of the same write may count again (rare).
       for (const e of input.events) businessMetrics.orderEvent(outboxEvent(e).name, input.state.flow);
       if (input.transition) businessMetrics.orderTransition(input.transition.to, input.state.flow);
-    },
-
-    /** The rescue score with its device signals, for an evaluate the API sent without one. */
-    async scoreTransaction(input: ScoreInput): Promise<ScoreResult> {
-      const signals = await storeStep('read sense session', () => deviceSignals(deps.db, input, new Date()));
-      return scoreTransaction(input, signals);
     },
   };
 }

@@ -7,8 +7,7 @@ import { SENSE_KEY_PATTERN } from '../domain/widget-signals';
  * Whether an evaluate's device signals count toward its rescue score: only from a fresh widget
  * session of this merchant whose bound externalOrderId, if any, is the evaluate's
  * (src/domain/sense-session.ts). The API reads it beside the evaluate's other reads and scores
- * before it calls the workflow, so the score enters the history with the evaluate; the order
- * workflow's `scoreTransaction` local activity reads it for an evaluate sent without a score.
+ * before it calls the workflow, so the score enters the history with the evaluate.
  */
 export async function deviceSignals(
   db: Db,

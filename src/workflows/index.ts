@@ -10,7 +10,6 @@ export {
   orderWorkflow,
 } from './order';
 export { refundWorkflow } from './refund';
-export { type RescueWindowInput, rescueWindowWorkflow } from './rescue-window';
 export { orderStartSearchAttributes } from './search-attributes';
 export { type WebhookDeliveryInput, webhookDeliveryWorkflow } from './webhook-delivery';
 export {

@@ -6,8 +6,8 @@ import {
 } from '@temporalio/common';
 import type { OrderState } from '../domain/orders/contracts';
 import type { Flow } from '../domain/orders/status';
+import { isFinal } from '../domain/orders/transitions';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
-import { isFinal } from './order/transitions';
 
 // Typed keys of the order search attributes (names from src/domain/search-attributes.ts).
 const keys = {

@@ -5,9 +5,10 @@ import { createApp } from '../../src/api/app';
 import { closeServer, listen } from '../../src/api/server';
 import { createDb } from '../../src/db/knex';
 import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
-import { rescueWindowWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
+import { seedMerchant } from '../helpers/fixtures';
 import { capturedLogger } from '../helpers/log-capture';
+import { evaluateInput, eventNames, startOrder, vaultTestCard } from '../helpers/orders';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -98,14 +99,27 @@ describe('foundation: the real API with a real worker, Temporal dev server and P
     expect(stack.logs.text()).not.toContain('super-secret-token-value');
   });
 
-  it('runs workflows on the real worker through the shared bundle', async () => {
-    const endsAtUtc = new Date(Date.now() + 500).toISOString();
-    const result = await stack.client.workflow.execute(rescueWindowWorkflow, {
-      taskQueue: stack.taskQueue,
-      workflowId: `window-${stack.taskQueue}`,
-      args: [{ endsAtUtc }],
-    });
-    expect(Date.parse(result.closedAtUtc)).toBeGreaterThanOrEqual(Date.parse(endsAtUtc));
+  it('runs workflows on the real worker through the shared bundle: an async MIT window closes on its timer', async () => {
+    const owner = await seedMerchant(stack.db);
+    const card = await vaultTestCard(stack.db, owner.mid, '4000000000009995', stack.config.vaultKeys);
+    const expiry = new Date(Date.now() + 1_500);
+    const { result, workflowId, orderId } = await startOrder(
+      stack.client,
+      stack.taskQueue,
+      owner,
+      evaluateInput(card, new Date(), {
+        flow: 'ASYNC_MIT',
+        isMIT: true,
+        isRecurring: true,
+        intervalCount: 1,
+        expiryDateUtc: expiry.toISOString(),
+      }),
+    );
+    expect(result).toMatchObject({ kind: 'answer', outcome: 'SUBMITTED', status: 'Processing' });
+    // The durable timer of the rescue window fires (before any retry is due): the order expires.
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ status: 'Cancelled' });
+    expect(Date.now()).toBeGreaterThanOrEqual(expiry.getTime());
+    expect(await eventNames(stack.db, orderId)).toEqual(['order.expired']);
   });
 
   it('has the order search attributes registered on the namespace', async () => {

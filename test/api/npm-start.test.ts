@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { freePort } from '../../scripts/cluster/free-ports';
-import { rescueWindowWorkflow } from '../../src/workflows';
+import { orderWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
 import { accessToken } from '../helpers/fixtures';
 
@@ -248,14 +248,24 @@ describe('npm start: the whole stack from one command', () => {
     expect(tokenized.status).toBe(201);
     await onboardOverHttp(api, credentials);
 
-    // An open workflow (a 30-day window) must survive the restart: the dev server keeps its state in DATA_DIR.
+    // An open workflow must survive the restart (the dev server keeps its state in DATA_DIR): an
+    // order waiting, on its durable hour-long timer, for its first evaluate.
     const address = `127.0.0.1:${env.TEMPORAL_DEV_SERVER_PORT}`;
     let connection = await Connection.connect({ address });
     const workflowId = `survives-restart-${Date.now()}`;
-    await new Client({ connection }).workflow.start(rescueWindowWorkflow, {
+    await new Client({ connection }).workflow.start(orderWorkflow, {
       taskQueue: 'payment-rescue',
       workflowId,
-      args: [{ endsAtUtc: new Date(Date.now() + 30 * 86_400_000).toISOString() }],
+      args: [
+        {
+          orderId: randomUUID(),
+          orderSessionKey: randomUUID(),
+          merchantId: credentials.mid,
+          partnerId: randomUUID(),
+          externalOrderId: workflowId,
+          isTestMode: true,
+        },
+      ],
     });
     await connection.close();
 

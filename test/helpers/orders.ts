@@ -34,8 +34,8 @@ export function evaluateInput(
   at: Date,
   overrides: Partial<Omit<EvaluateInput, 'settings'>> & { settings?: Partial<MerchantSettings> } = {},
 ): EvaluateInput {
-  const { settings, ...rest } = overrides;
-  const input: EvaluateInput = {
+  const { settings, scored, ...rest } = overrides;
+  const input: Omit<EvaluateInput, 'scored'> = {
     receivedAtUtc: at.toISOString(),
     flow: 'CIT',
     transactionType: 'SALE',
@@ -55,9 +55,8 @@ export function evaluateInput(
     ...rest,
     settings: { ...DEFAULT_MERCHANT_SETTINGS, ...settings },
   };
-  // Scored as the API scores (src/orders/evaluate.ts), unless the test sends the older shape
-  // without a score (`{ scored: undefined }`), which the workflow scores by local activity.
-  return 'scored' in overrides ? input : { ...input, scored: scoreTransaction(input, 'absent') };
+  // Scored as the API scores (src/orders/evaluate.ts), unless the test gives its own score.
+  return { ...input, scored: scored ?? scoreTransaction(input, 'absent') };
 }
 
 /** Starts an order workflow and sends its first evaluate (as the API's Update-With-Start does). */

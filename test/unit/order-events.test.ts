@@ -2,8 +2,7 @@ import { type EventToPersist, outboxEvent } from '../../src/domain/orders/domain
 
 /**
  * The order workflow records domain events; the public EventData (PascalCase, the webhook
- * envelope's) is built on the read-model side. Writes scheduled by runs from before that carry
- * the public data already and must be stored unchanged.
+ * envelope's) is built on the read-model side.
  */
 describe('order events: from the workflow to the outbox', () => {
   const at = '2026-11-22T10:00:00.000Z';
@@ -24,18 +23,8 @@ describe('order events: from the workflow to the outbox', () => {
     [{ occurredAt: at, event: { name: 'order.cancelled' } }, null],
     [{ occurredAt: at, event: { name: 'order.expired' } }, null],
   ])('maps %j to the public EventData', (input, data) => {
-    const name = 'event' in input ? input.event.name : input.name;
-    expect(outboxEvent(input)).toEqual({ name, occurredAt: at, data });
+    expect(outboxEvent(input)).toEqual({ name: input.event.name, occurredAt: at, data });
     // Key order is the public JSON's order too.
     expect(JSON.stringify(outboxEvent(input).data)).toBe(JSON.stringify(data));
-  });
-
-  it('stores a write scheduled in the earlier form (public data) unchanged', () => {
-    const legacy: EventToPersist = {
-      name: 'order.capturerequired',
-      occurredAt: at,
-      data: { Amount: 5, Currency: 'EUR', CaptureBefore: at },
-    };
-    expect(outboxEvent(legacy)).toBe(legacy);
   });
 });

@@ -47,12 +47,6 @@ describe('order workflow with fake activities', () => {
       persistOrder: jest.fn(async (input: PersistOrderInput) => {
         persisted.push(input);
       }),
-      scoreTransaction: jest.fn(async () => ({
-        decision: 'approve' as const,
-        score: 80,
-        reasons: [],
-        deviceSignalsUsed: false,
-      })),
       processorCharge: jest.fn(approveAll),
       processorCapture: jest.fn(async (input: { idempotencyKey: string }) => ({
         captureId: `cap-${input.idempotencyKey}`,
@@ -165,30 +159,6 @@ describe('order workflow with fake activities', () => {
     });
     const keys = (activities.processorCharge as jest.Mock).mock.calls.map(([c]) => (c as ChargeInput).idempotencyKey);
     expect(new Set(keys).size).toBe(1);
-  });
-
-  it('our database not answering while a caller waits: TemporarilyUnavailable, nothing kept, a retry decides', async () => {
-    // An evaluate from an API process that does not score (before 2026-11-22): the workflow reads for the score.
-    const unscored = () => evaluateInput(card, new Date(), { scored: undefined });
-    let down = true;
-    const { activities, persisted } = fakes({
-      scoreTransaction: jest.fn(async () => {
-        if (down)
-          throw ApplicationFailure.retryable('read sense session: connect ECONNREFUSED', FAILURE.storeUnavailable);
-        return { decision: 'approve' as const, score: 80, reasons: [], deviceSignalsUsed: false };
-      }),
-    });
-    await withWorker(activities, async (taskQueue) => {
-      const handle = await start(taskQueue);
-      const failed = await handle.executeUpdate(evaluateUpdate, { args: [unscored()] }).catch((e: unknown) => e);
-      expect(failureTypeOf(failed)).toBe(FAILURE.temporarilyUnavailable);
-      expect(persisted).toEqual([]);
-      expect(activities.processorCharge).not.toHaveBeenCalled();
-      down = false;
-      expect(await handle.executeUpdate(evaluateUpdate, { args: [unscored()] })).toMatchObject({
-        outcome: 'APPROVED',
-      });
-    });
   });
 
   it('a command while another runs is turned away (OrderBusy) before it enters the history', async () => {

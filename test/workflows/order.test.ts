@@ -99,6 +99,18 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
     expect(await eventNames(database.db, orderId)).toEqual(['order.expired']);
   });
 
+  it('async MIT: holds a 21-day window open for 21 days of workflow time, then expires it', async () => {
+    const expiry = new Date((await now()).getTime() + 21 * DAY);
+    const { orderId } = await start('4000000000009995', { ...asyncMit, expiryDateUtc: expiry.toISOString() });
+    await env.sleep(21 * DAY - 2 * SECOND);
+    expect(await orderRow(database.db, orderId)).toMatchObject({ status: 4, expired_at: null });
+    await env.sleep(4 * SECOND);
+    const row = await orderRow(database.db, orderId);
+    expect(row).toMatchObject({ status: 2, status_name: 'Cancelled' });
+    expect(row.expired_at?.toISOString()).toBe(expiry.toISOString());
+    expect(await eventNames(database.db, orderId)).toEqual(['order.expired']);
+  });
+
   it('async MIT: without expiryDateUtc, expires at the merchant default window', async () => {
     const declinedAt = await now();
     const { orderId } = await start('4000000000009995', {

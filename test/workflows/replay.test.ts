@@ -9,11 +9,15 @@ import { sharedWorkflowBundle } from '../helpers/temporal';
  * and webhook delivery scenario must replay against the current workflow code. Orders stay open
  * for weeks, so a change that would make a running one non-deterministic fails here, not in
  * production: guard it with patched(), or (for a new behaviour) add a fixture.
+ *
+ * The number of saved histories is pinned, so a fixture lost (or one added without a word) fails
+ * here: change HISTORIES when, and only when, fixtures are added or replaced on purpose.
  */
+const HISTORIES = 69;
 describe('saved workflow histories replay against the current code', () => {
   it('replays every history in test/workflows/histories without a determinism error', async () => {
     const files = (await readdir(HISTORIES_DIR)).filter((f) => f.endsWith('.json')).sort();
-    expect(files.length).toBeGreaterThanOrEqual(20);
+    expect(files).toHaveLength(HISTORIES);
     const histories = await Promise.all(
       files.map(async (file) => ({
         workflowId: file.replace(/\.json$/, ''),

@@ -1,6 +1,7 @@
 import type { CommandRefusal, RefundRequest } from '../../domain/orders/contracts';
 import type { RefundedEventData } from '../../domain/orders/events';
 import { ORDER_STATUS, type OrderStatusName } from '../../domain/orders/status';
+import { isRefundable, statusAfterRefund } from '../../domain/orders/transitions';
 import type { Db } from '../knex';
 import type { OrderInsert, OrderRecord } from '../tables/orders';
 import type { RefundRecord } from '../tables/refunds';
@@ -43,7 +44,6 @@ const asRefund = (r: RefundRow): LedgerRefund => ({
   processorReference: r.processor_reference,
 });
 
-const REFUNDABLE: OrderStatusName[] = ['Completed', 'Returned'];
 /** How long after completion an order can still be refunded (docs/orders.md). */
 export const REFUND_WINDOW_MS = 180 * 24 * 3_600_000;
 
@@ -83,7 +83,7 @@ export async function reserveRefund(db: Db, req: RefundRequest, now: Date): Prom
     // its deadline, under the same lock) agree on whether the refund was reserved in time.
     if (req.answerBy && Date.now() > Date.parse(req.answerBy)) return { kind: 'caller_gone', answerBy: req.answerBy };
     const windowClosed = !order.completed_at || now.getTime() > order.completed_at.getTime() + REFUND_WINDOW_MS;
-    if (!REFUNDABLE.includes(order.status_name) || windowClosed)
+    if (!isRefundable(order.flow, order.status_name) || windowClosed)
       return { kind: 'refused', reason: 'not_refundable', status: order.status_name };
     const remaining = order.captured_amount - order.refunded_amount;
     const amount = req.amount ?? remaining;
@@ -126,8 +126,8 @@ export async function refundReserved(db: Db, orderId: string, refundId: string):
 }
 
 /**
- * Records the processor's refund: the refund succeeds, the order becomes Returned once everything
- * captured is refunded, and order.refunded is written to the outbox (its id derived from the
+ * Records the processor's refund: the refund succeeds, the order moves as the transition table
+ * says (src/domain/orders/transitions.ts: Returned once everything captured is refunded), and order.refunded is written to the outbox (its id derived from the
  * refund's, so a re-run cannot announce it twice).
  */
 export async function settleRefund(
@@ -149,7 +149,8 @@ export async function settleRefund(
       .sum<{ total: number | string | null }>({ total: 'amount' })
       .first();
     const settledTotal = Number(settled?.total ?? 0);
-    const status: OrderStatusName = settledTotal === order.captured_amount ? 'Returned' : order.status_name;
+    // The transition table decides the status a settled refund leaves (Returned once all is refunded).
+    const status = statusAfterRefund(order.flow, order.status_name, settledTotal, order.captured_amount);
     const version = order.version + 1;
     const updated = await updateLockedOrder(trx, input.orderId, {
       status: ORDER_STATUS[status],

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { OrderStatusName } from '../../domain/orders/status';
+import type { Flow, OrderStatusName } from '../../domain/orders/status';
 import type { Instant } from './columns';
 
 /** A row of `orders`, the read model of the order workflow, as read (bigints arrive as numbers: src/db/knex.ts). */
@@ -12,7 +12,7 @@ export interface OrderRecord {
   order_session_key: string;
   workflow_id: string;
   is_test_mode: boolean;
-  flow: string;
+  flow: Flow;
   transaction_type: string;
   is_mit: boolean;
   is_recurring: boolean;

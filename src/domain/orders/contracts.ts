@@ -70,11 +70,8 @@ export interface EvaluateInput extends CallerDeadline {
   /** Whether the merchant sent the card's verification value (never the value: CVV is not retained). */
   cvvPresent?: boolean;
   settings: MerchantSettings;
-  /**
-   * The rescue score, from the API (src/orders/device-signals.ts). Absent from evaluates sent by
-   * API processes older than 2026-11-22 and in their histories: the workflow then scores itself.
-   */
-  scored?: ScoreResult;
+  /** The rescue score, from the API (src/orders/device-signals.ts). */
+  scored: ScoreResult;
 }
 
 export type EvaluateResult =

@@ -13,12 +13,11 @@ export type OrderDomainEvent =
   | { name: 'challenge.failed'; failedAt: string }
   | { name: 'challenge.passed'; passedAt: string };
 
-/**
- * An event as the order workflow hands it to persistOrder: the domain event and when it happened.
- * Runs that scheduled the write before this form existed carry the public data itself (name,
- * occurredAt, data): a scheduled activity keeps the input it was scheduled with, so both are read.
- */
-export type EventToPersist = { occurredAt: string; event: OrderDomainEvent } | Omit<OrderEvent, 'id'>;
+/** An event as the order workflow hands it to persistOrder: the domain event and when it happened. */
+export interface EventToPersist {
+  occurredAt: string;
+  event: OrderDomainEvent;
+}
 
 /** The public EventData of a domain event (docs/webhooks.md, docs/orders.md). */
 export function publicEventData(e: OrderDomainEvent): OrderEvent['data'] {
@@ -38,8 +37,7 @@ export function publicEventData(e: OrderDomainEvent): OrderEvent['data'] {
   }
 }
 
-/** The outbox row's content (without its id) of an event the workflow handed over, in either form. */
+/** The outbox row's content (without its id) of an event the workflow handed over. */
 export function outboxEvent(e: EventToPersist): Omit<OrderEvent, 'id'> {
-  if (!('event' in e)) return e;
   return { name: e.event.name, occurredAt: e.occurredAt, data: publicEventData(e.event) };
 }

@@ -39,12 +39,6 @@ export type Outcome = 'APPROVED' | 'DECLINED' | 'CHALLENGE' | 'SUBMITTED' | 'CAP
 /** CIT: customer initiated. SYNC_MIT / ASYNC_MIT: merchant initiated, by the merchant's setting. */
 export type Flow = 'CIT' | 'SYNC_MIT' | 'ASYNC_MIT';
 
-/** Whether cancel / external-cancel may act on an order of this flow in this status (spec rule 1). */
-export function isCancellable(flow: Flow, status: OrderStatusName): boolean {
-  if (flow === 'CIT') return status === 'Capturerequired';
-  return status === 'Draft' || status === 'Processing' || status === 'Capturerequired';
-}
-
 /** The outcome an order in this status answers to a further evaluate (or shows on lookup). */
 export function outcomeForStatus(status: OrderStatusName): Outcome {
   switch (status) {

@@ -26,16 +26,7 @@ export const store = wf.proxyLocalActivities<OrderActivities>({
   },
 });
 
-/** Reads a caller waits on (scoring the first evaluate): a few tries, then the caller is told to retry. */
-export const storeWhileWaiting = wf.proxyLocalActivities<OrderActivities>({
-  startToCloseTimeout: '3s',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumAttempts: 4, nonRetryableErrorTypes: NEVER_RETRIED },
-});
-
-/**
- * Capture, void and refund: idempotent by key, so retried until the processor answers (async MIT
- * retries too, in runs started before the `bound-retry-charges` patch).
- */
+/** Capture, void and refund: idempotent by key, so retried until the processor answers. */
 export const processor = wf.proxyActivities<ProcessorActivities>({
   startToCloseTimeout: '15s',
   retry: {

@@ -1,4 +1,3 @@
-import * as wf from '@temporalio/workflow';
 import type {
   CancelInput,
   CancelResult,
@@ -7,11 +6,11 @@ import type {
   ChallengeResult,
   CommandRefusal,
 } from '../../domain/orders/contracts';
-import { isCancellable } from '../../domain/orders/status';
+import { accepts, isCancellable } from '../../domain/orders/transitions';
 import { processorWhileWaiting } from './activities';
 import type { Order } from './order';
 import { settleRetryBeforeCancel } from './retries';
-import { captureAuthorized, chargeAfterChallenge, expire, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
+import { captureAuthorized, chargeAfterChallenge, lapseCapture, voidAuthorization } from './steps';
 
 /** The merchant's commands on an evaluated order (each runs alone: see Order.exclusive). */
 
@@ -23,9 +22,9 @@ const refused = (order: Order, reason: CommandRefusal['reason']): CommandRefusal
 
 export async function capture(order: Order, amount: number | null): Promise<CaptureResult> {
   const s = order.state;
-  if (s.status !== 'Capturerequired') return refused(order, 'not_capturable');
+  if (!accepts(s.flow, s.status, 'capture')) return refused(order, 'not_capturable');
   if (Date.now() >= order.captureBefore().getTime()) {
-    await expire(order, 'capture window closed');
+    await lapseCapture(order, 'capture window closed');
     return refused(order, 'not_capturable');
   }
   const toCapture = amount ?? s.authorizedAmount;
@@ -36,8 +35,7 @@ export async function capture(order: Order, amount: number | null): Promise<Capt
 
 /** Cancel and external-cancel: one operation on one order; a repeat is a no-op. */
 export async function cancel(order: Order, { via }: CancelInput): Promise<CancelResult> {
-  if (order.state.status === 'Cancelled' && order.state.cancelledAtUtc)
-    return { kind: 'cancelled', status: 'Cancelled' };
+  if (order.state.cancelledAtUtc) return { kind: 'cancelled', status: 'Cancelled' };
   // An async MIT retry's charge left unanswered may have taken the money: settled and undone first.
   await settleRetryBeforeCancel(order);
   const s = order.state;
@@ -45,6 +43,7 @@ export async function cancel(order: Order, { via }: CancelInput): Promise<Cancel
   // A void: stops a rescue not yet captured. It never reverses a settled charge (refund does).
   await voidAuthorization(order);
   await order.commit(
+    'cancel',
     { status: 'Cancelled', cancelledAtUtc: new Date().toISOString() },
     `cancelled by the merchant (${via})`,
     [{ name: 'order.cancelled' }],
@@ -54,24 +53,23 @@ export async function cancel(order: Order, { via }: CancelInput): Promise<Cancel
 
 /** The challenge component reports what the cardholder did; a pass leads to the charge. */
 export async function challenge(order: Order, result: ChallengeReport): Promise<ChallengeResult> {
-  if (order.state.status !== 'Onhold') return refused(order, 'not_in_challenge');
+  if (!accepts(order.state.flow, order.state.status, 'challenge')) return refused(order, 'not_in_challenge');
   const at = new Date().toISOString();
   // The charge after a pass went unanswered: whatever is reported now, that charge is settled
   // first (sent again under its key), and the order follows its answer.
-  if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE))
-    await chargeAfterChallenge(order, processorWhileWaiting);
+  if (order.unsettledCharge !== null) await chargeAfterChallenge(order, processorWhileWaiting, 'challenge');
   else if (result === 'attempted') {
     order.challengeAttempts += 1;
-    await order.commit({}, 'challenge attempted', [
+    await order.commit('challenge', {}, 'challenge attempted', [
       { name: 'challenge.attempted', attempt: order.challengeAttempts, attemptedAt: at },
     ]);
   } else if (result === 'failed') {
-    await order.commit({ status: 'Declined', outcome: 'DECLINED' }, 'challenge failed', [
+    await order.commit('challenge', { status: 'Declined', outcome: 'DECLINED' }, 'challenge failed', [
       { name: 'challenge.failed', failedAt: at },
     ]);
   } else {
-    await order.commit({}, 'challenge passed', [{ name: 'challenge.passed', passedAt: at }]);
-    await chargeAfterChallenge(order, processorWhileWaiting);
+    await order.commit('challenge', {}, 'challenge passed', [{ name: 'challenge.passed', passedAt: at }]);
+    await chargeAfterChallenge(order, processorWhileWaiting, 'challenge');
   }
   return { kind: 'recorded', status: order.state.status, outcome: order.state.outcome };
 }

@@ -3,9 +3,10 @@ import type { EvaluateInput, EvaluateResult, OrderState } from '../../domain/ord
 import { FAILURE } from '../../domain/orders/failures';
 import { paymentDifferences } from '../../domain/orders/same-payment';
 import { type Outcome, outcomeForStatus } from '../../domain/orders/status';
-import { processorWhileWaiting, storeWhileWaiting } from './activities';
+import { accepts } from '../../domain/orders/transitions';
+import { processorWhileWaiting } from './activities';
 import type { Order } from './order';
-import { approve, captureAuthorized, charge, expire, outcomeUnknown, SETTLE_UNANSWERED_CHARGE } from './steps';
+import { approve, captureAuthorized, charge, lapseCapture, outcomeUnknown } from './steps';
 
 /** How long a CIT challenge waits for the cardholder before the order is cancelled. */
 export const CHALLENGE_TIMEOUT_MS = 15 * 60_000;
@@ -72,7 +73,7 @@ export function draftOf(order: Order, input: EvaluateInput, at: Date): OrderStat
  */
 export async function firstEvaluate(order: Order, input: EvaluateInput): Promise<EvaluateResult> {
   const at = new Date();
-  const resume = order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE);
+  const resume = order.unsettledCharge !== null;
   if (!resume) order.begin(draftOf(order, input, at), input);
   try {
     return resume ? await chargeAndAnswer(order, at) : await decide(order, input, at);
@@ -104,40 +105,25 @@ async function decide(order: Order, input: EvaluateInput, at: Date): Promise<Eva
   const s = order.state;
   if (input.flow === 'SYNC_MIT' && at.getTime() >= order.windowEnd().getTime()) {
     await order.commit(
+      'evaluate',
       { status: 'Declined', outcome: 'DECLINED', reasons: ['rescue_window_closed'] },
       'window closed before evaluate',
     );
     return answer(order, 'DECLINED');
   }
 
-  // The API scores the evaluate (src/orders/device-signals.ts) and sends the score with it; an
-  // evaluate from an API process older than that is scored here, by local activity.
-  const scored =
-    input.scored ??
-    (await storeWhileWaiting.scoreTransaction({
-      ...(input.cvvPresent !== undefined ? { cvvPresent: input.cvvPresent } : {}),
-      merchantId: s.merchantId,
-      flow: s.flow,
-      amount: s.amount,
-      currency: s.currency,
-      responseCode: s.responseCode,
-      attemptCount: s.attemptCount,
-      isMIT: s.isMIT,
-      isRecurring: s.isRecurring,
-      bin: s.card.bin,
-      senseKey: s.senseKey,
-      externalOrderId: s.externalOrderId,
-    }));
+  // The API scores the evaluate (src/orders/device-signals.ts) and sends the score with it.
+  const { scored } = input;
   const scoring = { score: scored.score, reasons: scored.reasons, deviceSignalsUsed: scored.deviceSignalsUsed };
   if (scored.decision === 'decline') {
-    await order.commit({ ...scoring, status: 'Declined', outcome: 'DECLINED' }, 'declined by scoring');
+    await order.commit('evaluate', { ...scoring, status: 'Declined', outcome: 'DECLINED' }, 'declined by scoring');
     return answer(order, 'DECLINED');
   }
   Object.assign(s, scoring);
 
   if (input.flow === 'ASYNC_MIT') {
     // Durably accepted: the rescue runs on (runAsyncRetries) and reports by webhook.
-    await order.commit({ status: 'Processing', outcome: 'SUBMITTED' }, 'async MIT accepted');
+    await order.commit('evaluate', { status: 'Processing', outcome: 'SUBMITTED' }, 'async MIT accepted');
     return answer(order, 'SUBMITTED');
   }
 
@@ -150,18 +136,19 @@ async function chargeAndAnswer(order: Order, at: Date): Promise<EvaluateResult> 
   const result = await charge(order, processorWhileWaiting);
   switch (result.result) {
     case 'approved':
-      await approve(order, result.authorizationId, 'approved by the processor');
+      await approve(order, 'evaluate', result.authorizationId, 'approved by the processor');
       return answer(order, outcomeForStatus(order.state.status));
     case 'challenge_required':
-      await order.commit({ status: 'Onhold', outcome: 'CHALLENGE' }, 'cardholder challenge required', [
+      await order.commit('evaluate', { status: 'Onhold', outcome: 'CHALLENGE' }, 'cardholder challenge required', [
         { name: 'challenge.presented', expiresAt: new Date(at.getTime() + CHALLENGE_TIMEOUT_MS).toISOString() },
       ]);
       return answer(order, 'CHALLENGE');
     case 'unavailable':
-      await order.commit({ status: 'Problem' }, 'processor unavailable');
+      await order.commit('evaluate', { status: 'Problem' }, 'processor unavailable');
       return { kind: 'rescue_unavailable', orderId: s.orderId };
     default:
       await order.commit(
+        'evaluate',
         { status: 'Declined', outcome: 'DECLINED', responseCode: result.code },
         `processor ${result.result} ${result.code}`,
       );
@@ -190,12 +177,13 @@ export function refuseAnotherPayment(order: Order, input: EvaluateInput): void {
 export async function furtherEvaluate(order: Order): Promise<EvaluateResult> {
   const s = order.state;
   if (s.flow === 'SYNC_MIT') {
+    const awaitingCapture = accepts(s.flow, s.status, 'capture');
     if (Date.now() >= order.windowEnd().getTime()) {
       // Hard cutoff, no grace: even a rescued order awaiting capture cannot complete late.
-      if (s.status === 'Capturerequired') await expire(order, 'sync MIT window closed');
+      if (awaitingCapture) await lapseCapture(order, 'sync MIT window closed');
       return answer(order, 'DECLINED');
     }
-    if (s.status === 'Capturerequired') {
+    if (awaitingCapture) {
       await captureAuthorized(order, s.authorizedAmount, 'captured by a further evaluate');
       return answer(order, 'APPROVED');
     }

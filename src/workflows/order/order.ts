@@ -2,15 +2,9 @@ import * as wf from '@temporalio/workflow';
 import type { EvaluateInput, EvaluateResult, OrderState, OrderWorkflowInput } from '../../domain/orders/contracts';
 import type { OrderDomainEvent } from '../../domain/orders/domain-events';
 import { FAILURE } from '../../domain/orders/failures';
+import { declaredMove, type OrderTrigger, UndeclaredMoveError } from '../../domain/orders/transitions';
 import { orderSearchAttributes, sameSearchAttributes } from '../search-attributes';
 import { store } from './activities';
-import { canMove } from './transitions';
-
-/**
- * Patch id (docs/changing-workflows.md): a commit that changes no search attribute (an async MIT
- * retry's soft decline) upserts none, sparing the history an event and visibility a write.
- */
-export const UPSERT_CHANGED_ATTRIBUTES = 'upsert-changed-search-attributes';
 
 /** What the workflow records; the public EventData is built from it outside (persistOrder). */
 export type EventToRecord = OrderDomainEvent;
@@ -136,10 +130,16 @@ export class Order {
   }
 
   /**
-   * Writes the next state (with its transition and events) to Postgres, then adopts it. A move
-   * outside the transition table throws before anything is written.
+   * Writes the next state (with its transition and events) to Postgres, then adopts it. A move the
+   * transition table (src/domain/orders/transitions.ts) does not declare for this trigger, with
+   * exactly these events, throws before anything is written.
    */
-  async commit(changes: Partial<OrderState>, reason: string, events: EventToRecord[] = []): Promise<void> {
+  async commit(
+    trigger: OrderTrigger,
+    changes: Partial<OrderState>,
+    reason: string,
+    events: EventToRecord[] = [],
+  ): Promise<void> {
     const base = this.state;
     // A run's first decision moves from Draft; a new attempt's records the status it resumed.
     const from = this.current ? base.status : (this.start.resume?.status ?? null);
@@ -157,11 +157,22 @@ export class Order {
       version: base.version + 1,
       updatedAtUtc: new Date().toISOString(),
     };
+    // A run decides from Draft (a new attempt too: its first evaluate decides the order afresh).
     const decidedFrom = this.current ? base.status : 'Draft';
     // A run's first commit sets the attributes its start lacks (the order's status).
     const unchanged = this.current !== null && sameSearchAttributes(base, next);
-    if (!canMove(decidedFrom, next.status))
-      throw wf.ApplicationFailure.nonRetryable(`order cannot move from ${decidedFrom} to ${next.status}`);
+    try {
+      declaredMove(
+        decidedFrom,
+        trigger,
+        next.flow,
+        next.status,
+        events.map((e) => e.name),
+      );
+    } catch (err) {
+      if (err instanceof UndeclaredMoveError) throw wf.ApplicationFailure.nonRetryable(err.message);
+      throw err;
+    }
     await store.persistOrder({
       state: next,
       transition: from === next.status ? null : { from, to: next.status, reason },
@@ -170,6 +181,6 @@ export class Order {
     this.current = next;
     this.draft = null;
     if (answered !== null && answered === this.unsettledCharge) this.unsettledCharge = null;
-    if (!unchanged || !wf.patched(UPSERT_CHANGED_ATTRIBUTES)) wf.upsertSearchAttributes(orderSearchAttributes(next));
+    if (!unchanged) wf.upsertSearchAttributes(orderSearchAttributes(next));
   }
 }

@@ -5,11 +5,12 @@ import { processorSettling } from './activities';
 import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
 import { closeWindow, retryCharge, settleBy } from './retries';
-import { chargeAfterChallenge, expire, isOutcomeUnknown, SETTLE_UNANSWERED_CHARGE, voidAuthorization } from './steps';
+import { chargeAfterChallenge, isOutcomeUnknown, lapseCapture } from './steps';
 
 /**
- * What the workflow does on its own while an order waits in a status: one phase per waiting
- * status. Each phase returns only once the status has changed (by a command or by the phase).
+ * What the workflow does on its own while an order waits in a status: one phase per timed trigger
+ * of the transition table (src/domain/orders/transitions.ts). Each phase returns only once the
+ * status has changed (by a command or by the phase).
  */
 export type Phase = (order: Order) => Promise<void>;
 
@@ -18,76 +19,71 @@ function leaves(order: Order, status: OrderStatusName, until: Date): Promise<boo
   return wf.condition(() => order.state.status !== status, Math.max(0, until.getTime() - Date.now()));
 }
 
+/** Whether the order is still in the status its phase waits in (a command may have moved it). */
+const still = (order: Order, status: OrderStatusName): boolean => order.state.status === status;
+
 /**
  * Async MIT: retries on the card-network-compliant schedule until rescued or the window ends. A
  * retry left unanswered is sent again at the next retry time, or earlier while its processor key
  * is still trusted (src/workflows/order/retries.ts).
  */
 export const runAsyncRetries: Phase = async (order) => {
+  const waiting = order.state.status;
   const windowEnd = order.windowEnd();
   const times = retryTimes(Date.parse(order.state.createdAtUtc), windowEnd.getTime());
   for (let next = 0; ; ) {
     const due = times[next] ?? windowEnd.getTime();
     const settle = settleBy(order);
     const at = settle !== null && settle < due ? settle : due;
-    if (await leaves(order, 'Processing', new Date(at))) return; // cancelled meanwhile
+    if (await leaves(order, waiting, new Date(at))) return; // cancelled meanwhile
     if (at === due && next === times.length) break; // the window's end
-    const done = await order.exclusive(
-      async () => order.state.status !== 'Processing' || retryCharge(order, at !== due),
-    );
+    const done = await order.exclusive(async () => !still(order, waiting) || retryCharge(order, at !== due));
     if (done) return;
     if (at === due) next += 1;
   }
   await order.exclusive(async () => {
-    if (order.state.status === 'Processing') await closeWindow(order, windowEnd);
+    if (still(order, waiting)) await closeWindow(order, windowEnd);
   });
 };
 
 /** CIT challenge: the cardholder has a while to pass it; then the order is cancelled. */
 export const awaitChallenge: Phase = async (order) => {
+  const waiting = order.state.status;
   const deadline = new Date(Date.parse(order.state.updatedAtUtc) + CHALLENGE_TIMEOUT_MS);
-  if (await leaves(order, 'Onhold', deadline)) return;
+  if (await leaves(order, waiting, deadline)) return;
   await order.exclusive(async () => {
-    if (order.state.status !== 'Onhold') return;
+    if (!still(order, waiting)) return;
     // The cardholder passed and the charge went unanswered, and nobody retried: it is settled
     // (sent again under its key), not left standing; a processor that still will not answer
     // leaves the order a Problem for an operator (docs/runbook.md), never silently cancelled.
-    if (order.unsettledCharge !== null && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
-      await chargeAfterChallenge(order, processorSettling).catch(async (err: unknown) => {
+    if (order.unsettledCharge !== null) {
+      await chargeAfterChallenge(order, processorSettling, 'challenge-timeout').catch(async (err: unknown) => {
         if (!isOutcomeUnknown(err)) throw err;
-        await order.commit({ status: 'Problem' }, 'the charge after the challenge went unanswered');
+        await order.commit(
+          'challenge-timeout',
+          { status: 'Problem' },
+          'the charge after the challenge went unanswered',
+        );
       });
       return;
     }
-    await order.commit({ status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, 'challenge timed out', [
-      { name: 'order.cancelled' },
-    ]);
+    await order.commit(
+      'challenge-timeout',
+      { status: 'Cancelled', cancelledAtUtc: new Date().toISOString() },
+      'challenge timed out',
+      [{ name: 'order.cancelled' }],
+    );
   });
 };
 
 /** Authorize flows and Sync MIT: a capture (or further evaluate) must come before the deadline. */
 export const awaitCapture: Phase = async (order) => {
+  const waiting = order.state.status;
   const deadline = order.captureBefore();
-  if (await leaves(order, 'Capturerequired', deadline)) return;
+  if (await leaves(order, waiting, deadline)) return;
   await order.exclusive(async () => {
-    if (order.state.status !== 'Capturerequired') return;
-    const s = order.state;
-    // A CIT authorization nobody captured is cancelled by the system (order.cancelled); order.expired
-    // is for MIT rescue windows (interface, Events). Orders started before this rule replay as before.
-    if (s.flow === 'CIT' && wf.patched(CIT_CAPTURE_LAPSE_CANCELS)) {
-      await voidAuthorization(order);
-      await order.commit({ status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, 'capture window lapsed', [
-        { name: 'order.cancelled' },
-      ]);
-      return;
-    }
-    await expire(
-      order,
-      s.flow === 'SYNC_MIT' ? 'sync MIT window closed uncaptured' : 'capture window lapsed',
-      deadline,
-    );
+    if (!still(order, waiting)) return;
+    const reason = order.state.flow === 'SYNC_MIT' ? 'sync MIT window closed uncaptured' : 'capture window lapsed';
+    await lapseCapture(order, reason, deadline);
   });
 };
-
-/** Patch id (docs/changing-workflows.md): a lapsed CIT authorization sends order.cancelled. */
-export const CIT_CAPTURE_LAPSE_CANCELS = 'cit-capture-lapse-cancels';

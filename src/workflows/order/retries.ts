@@ -1,11 +1,12 @@
 import * as wf from '@temporalio/workflow';
 import type { ChargeResult } from '../../domain/orders/contracts';
-import { processor, processorSettling, processorWhileWaiting } from './activities';
+import { accepts } from '../../domain/orders/transitions';
+import { processorSettling, processorWhileWaiting } from './activities';
 import type { Order } from './order';
 import { approve, charge, expire, isOutcomeUnknown, outcomeUnknown, reverseUnsettledCharge } from './steps';
 
 /**
- * An async MIT retry's charge. Bounded (patch `bound-retry-charges`): a processor replaying a
+ * An async MIT retry's charge. Bounded: a processor replaying a
  * stored failure under the key must not hold the order for ever. A charge not answered stays
  * unsettled: the attempt does not advance, so the next retry time sends the same charge under the
  * same key (the card networks see one attempt, the processor answers its first outcome). Only
@@ -14,9 +15,6 @@ import { approve, charge, expire, isOutcomeUnknown, outcomeUnknown, reverseUnset
  * then, and still unanswered leaves the order Problem for an operator. A cancel or the window's
  * end cannot take a late approval: they undo it (docs/orders.md, "Async MIT retry schedule").
  */
-
-/** Patch id (docs/changing-workflows.md): async MIT retries charge within a bound, never for ever. */
-export const BOUND_RETRY_CHARGES = 'bound-retry-charges';
 
 /** How long after its first send an unanswered charge's key is trusted to replay its first answer. */
 export const KEY_TRUSTED_MS = 20 * 3_600_000;
@@ -31,14 +29,13 @@ export function settleBy(order: Order): number | null {
  * is over (rescued, hard-declined, or left to an operator).
  */
 export async function retryCharge(order: Order, lastChance = false): Promise<boolean> {
-  if (!wf.patched(BOUND_RETRY_CHARGES)) return recordRetryAnswer(order, await charge(order, processor));
   try {
     return await recordRetryAnswer(order, await charge(order, processorSettling));
   } catch (err) {
     if (!isOutcomeUnknown(err)) throw err;
   }
   if (lastChance) {
-    await order.commit({ status: 'Problem' }, 'a retry went unanswered for as long as its key is kept');
+    await order.commit('retry', { status: 'Problem' }, 'a retry went unanswered for as long as its key is kept');
     return true;
   }
   wf.log.warn('async MIT retry unanswered: sent again under its key later', {
@@ -53,19 +50,24 @@ async function recordRetryAnswer(order: Order, result: ChargeResult): Promise<bo
   // The approval a cancel (or the window's end) already undid, replayed by its key: the write of
   // that cancel was refused, so the order is left to an operator, never recorded as rescued.
   if (result.result === 'approved' && order.reversedCharge === attempt) {
-    await order.commit({ status: 'Problem' }, `retry ${attempt}'s approval was undone by a cancel never recorded`);
+    await order.commit(
+      'retry',
+      { status: 'Problem' },
+      `retry ${attempt}'s approval was undone by a cancel never recorded`,
+    );
     return true;
   }
   if (result.result === 'approved') {
-    await approve(order, result.authorizationId, `rescued on retry ${attempt}`);
+    await approve(order, 'retry', result.authorizationId, `rescued on retry ${attempt}`);
     return true;
   }
   if (result.result === 'hard_decline') {
-    await expire(order, `hard decline ${result.code} on retry ${attempt}: never retried`);
+    await expire(order, 'retry', `hard decline ${result.code} on retry ${attempt}: never retried`);
     return true;
   }
   const code = 'code' in result ? result.code : null;
   await order.commit(
+    'retry',
     { responseCode: code ?? order.state.responseCode },
     `retry ${attempt}: ${result.result}${code ? ` ${code}` : ''}`,
   );
@@ -78,24 +80,28 @@ async function recordRetryAnswer(order: Order, result: ChargeResult): Promise<bo
  * unanswered: ChargeOutcomeUnknown (500 `500010`), nothing changed.
  */
 export async function settleRetryBeforeCancel(order: Order): Promise<void> {
-  if (order.unsettledCharge === null || order.state.status !== 'Processing') return;
-  if (!wf.patched(BOUND_RETRY_CHARGES)) return;
+  const s = order.state;
+  if (order.unsettledCharge === null || !accepts(s.flow, s.status, 'retry')) return;
   if ((await reverseUnsettledCharge(order, processorWhileWaiting)) === 'unsettled')
     throw outcomeUnknown("the rescue's last charge is still unanswered by the processor; try the cancel again");
 }
 
 /** The window has ended: a last retry left unanswered is settled and undone, or left to an operator. */
 export async function closeWindow(order: Order, windowEnd: Date): Promise<void> {
-  if (order.unsettledCharge !== null && wf.patched(BOUND_RETRY_CHARGES)) {
+  if (order.unsettledCharge !== null) {
     const settlement = await reverseUnsettledCharge(order);
     if (settlement === 'unsettled') {
-      await order.commit({ status: 'Problem' }, 'the last retry went unanswered at the end of the window');
+      await order.commit(
+        'window-end',
+        { status: 'Problem' },
+        'the last retry went unanswered at the end of the window',
+      );
       return;
     }
     if (settlement === 'undone') {
-      await expire(order, "rescue window ended; the last retry's late approval was undone", windowEnd);
+      await expire(order, 'window-end', "rescue window ended; the last retry's late approval was undone", windowEnd);
       return;
     }
   }
-  await expire(order, 'rescue window ended', windowEnd);
+  await expire(order, 'window-end', 'rescue window ended', windowEnd);
 }

@@ -1,15 +1,13 @@
 import * as wf from '@temporalio/workflow';
 import type { ChargeResult } from '../../domain/orders/contracts';
 import { FAILURE } from '../../domain/orders/failures';
+import { accepts, type OrderTrigger } from '../../domain/orders/transitions';
 import { processor, processorSettling } from './activities';
 import type { Order } from './order';
 
 /** Steps several flows share: charging, approving, completing and expiring an order. */
 
 type ProcessorApi = typeof processor | typeof processorSettling;
-
-/** Patch id (docs/changing-workflows.md): a charge sent and not answered is settled, never forgotten. */
-export const SETTLE_UNANSWERED_CHARGE = 'settle-unanswered-charge';
 
 /**
  * One charge attempt. The attempt number (and so the processor's idempotency key) advances only
@@ -100,19 +98,33 @@ export async function reverseUnsettledCharge(order: Order, api: ProcessorApi = p
   return 'undone';
 }
 
-/** The charge after a passed challenge, and the order it decides. */
-export async function chargeAfterChallenge(order: Order, api: ProcessorApi): Promise<void> {
+/** The charge after a passed challenge (reported, or settled at the timeout), and the order it decides. */
+export async function chargeAfterChallenge(
+  order: Order,
+  api: ProcessorApi,
+  trigger: 'challenge' | 'challenge-timeout',
+): Promise<void> {
   const charged = await charge(order, api, true);
-  if (charged.result === 'approved') await approve(order, charged.authorizationId, 'approved after the challenge');
+  if (charged.result === 'approved')
+    await approve(order, trigger, charged.authorizationId, 'approved after the challenge');
   // "Unavailable" (the processor refused the request) is no decline of the card: an operator looks.
   else if (charged.result === 'unavailable')
-    await order.commit({ status: 'Problem' }, 'processor unavailable after the challenge');
+    await order.commit(trigger, { status: 'Problem' }, 'processor unavailable after the challenge');
   else
-    await order.commit({ status: 'Declined', outcome: 'DECLINED' }, `processor ${charged.result} after the challenge`);
+    await order.commit(
+      trigger,
+      { status: 'Declined', outcome: 'DECLINED' },
+      `processor ${charged.result} after the challenge`,
+    );
 }
 
 /** A processor approval: completed (sale) or waiting for capture (authorize, Sync MIT). */
-export async function approve(order: Order, authorizationId: string, reason: string): Promise<void> {
+export async function approve(
+  order: Order,
+  trigger: OrderTrigger,
+  authorizationId: string,
+  reason: string,
+): Promise<void> {
   const s = order.state;
   const settings = order.evaluation?.settings;
   if (s.transactionType === 'AUTHORIZATION' || s.flow === 'SYNC_MIT') {
@@ -121,6 +133,7 @@ export async function approve(order: Order, authorizationId: string, reason: str
         ? order.windowEnd().toISOString()
         : new Date(Date.now() + (settings?.captureWindowMinutes ?? 5) * 60_000).toISOString();
     await order.commit(
+      trigger,
       {
         status: 'Capturerequired',
         outcome: 'CAPTUREREQUIRED',
@@ -132,13 +145,20 @@ export async function approve(order: Order, authorizationId: string, reason: str
       [{ name: 'order.capturerequired', amount: s.amount, currency: s.currency, captureBefore }],
     );
   } else {
-    await complete(order, authorizationId, s.amount, reason);
+    await complete(order, trigger, authorizationId, s.amount, reason);
   }
 }
 
-export async function complete(order: Order, authorizationId: string, captured: number, reason: string): Promise<void> {
+export async function complete(
+  order: Order,
+  trigger: OrderTrigger,
+  authorizationId: string,
+  captured: number,
+  reason: string,
+): Promise<void> {
   const s = order.state;
   await order.commit(
+    trigger,
     {
       status: 'Completed',
       outcome: 'APPROVED',
@@ -161,13 +181,13 @@ export async function captureAuthorized(order: Order, amount: number, via: strin
     authorizationId,
     amount,
   });
-  await complete(order, authorizationId, amount, `${via} (${captureId})`);
+  await complete(order, 'capture', authorizationId, amount, `${via} (${captureId})`);
 }
 
-/** Voids an authorization still open (cancel, expiry); nothing to void otherwise. */
+/** Voids an authorization still open (awaiting capture: cancel, expiry); nothing to void otherwise. */
 export async function voidAuthorization(order: Order): Promise<void> {
   const s = order.state;
-  if (s.status === 'Capturerequired' && s.authorizationId)
+  if (accepts(s.flow, s.status, 'capture') && s.authorizationId)
     await processor.processorVoid({ idempotencyKey: `${s.orderId}:void`, authorizationId: s.authorizationId });
 }
 
@@ -175,9 +195,27 @@ export async function voidAuthorization(order: Order): Promise<void> {
  * The rescue could not be made in its window: Cancelled (status 2) with order.expired. `closedAt`
  * is the end of the window that closed (the timer may fire a moment later).
  */
-export async function expire(order: Order, reason: string, closedAt: Date = new Date()): Promise<void> {
+export async function expire(
+  order: Order,
+  trigger: OrderTrigger,
+  reason: string,
+  closedAt: Date = new Date(),
+): Promise<void> {
   await voidAuthorization(order);
-  await order.commit({ status: 'Cancelled', expiredAtUtc: closedAt.toISOString() }, reason, [
+  await order.commit(trigger, { status: 'Cancelled', expiredAtUtc: closedAt.toISOString() }, reason, [
     { name: 'order.expired' },
+  ]);
+}
+
+/**
+ * The capture deadline passed with the authorization uncaptured (its timer, or a capture or
+ * further evaluate arriving late): voided. A CIT authorization is cancelled by the system
+ * (order.cancelled); order.expired is for MIT rescue windows (interface, Events).
+ */
+export async function lapseCapture(order: Order, reason: string, deadline: Date = new Date()): Promise<void> {
+  if (order.state.flow !== 'CIT') return expire(order, 'capture-deadline', reason, deadline);
+  await voidAuthorization(order);
+  await order.commit('capture-deadline', { status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, reason, [
+    { name: 'order.cancelled' },
   ]);
 }

@@ -2,19 +2,22 @@ import * as wf from '@temporalio/workflow';
 import type { CallerDeadline, OrderWorkflowInput } from '../../domain/orders/contracts';
 import { FAILURE } from '../../domain/orders/failures';
 import type { OrderStatusName } from '../../domain/orders/status';
+import { isFinal, timedTrigger } from '../../domain/orders/transitions';
 import { cancel, capture, challenge } from './commands';
 import { firstEvaluate, furtherEvaluate, refuseAnotherPayment } from './evaluate';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderStateQuery } from './messages';
 import { Order } from './order';
 import { awaitCapture, awaitChallenge, type Phase, runAsyncRetries } from './phases';
-import { reverseUnsettledCharge, SETTLE_UNANSWERED_CHARGE } from './steps';
-import { isFinal } from './transitions';
+import { reverseUnsettledCharge } from './steps';
 
-/** The phase that runs while the order waits in each non-final status after its first evaluate. */
-const PHASES: Partial<Record<OrderStatusName, Phase>> = {
-  Processing: runAsyncRetries,
-  Onhold: awaitChallenge,
-  Capturerequired: awaitCapture,
+/**
+ * The phase that runs while the order waits in a non-final status, by the timed trigger the
+ * transition table declares from that status.
+ */
+const PHASES: Record<NonNullable<ReturnType<typeof timedTrigger>>, Phase> = {
+  retry: runAsyncRetries,
+  'challenge-timeout': awaitChallenge,
+  'capture-deadline': awaitCapture,
 };
 
 /** How long a started order waits for its first evaluate to be decided. */
@@ -67,7 +70,7 @@ export async function orderWorkflow(
         // answer, not a further evaluate (which may capture).
         if (key && order.firstAnswer) {
           if (key === order.evaluation?.idempotencyKey) return order.firstAnswer;
-          if (order.firstEvaluateKeys.has(key) && wf.patched(SETTLE_UNANSWERED_CHARGE)) return order.firstAnswer;
+          if (order.firstEvaluateKeys.has(key)) return order.firstAnswer;
         }
         return furtherEvaluate(order);
       }),
@@ -96,7 +99,7 @@ export async function orderWorkflow(
     if (!order.evaluated) {
       // Not on a new attempt of a declined order: that order exists, and the merchant's next
       // attempt re-sends this charge under its key and records what the processor answers.
-      if (order.unsettledCharge !== null && !start.resume && wf.patched(SETTLE_UNANSWERED_CHARGE)) {
+      if (order.unsettledCharge !== null && !start.resume) {
         const settlement = await order.exclusive(() => reverseUnsettledCharge(order));
         if (settlement === 'unsettled') {
           wf.log.error('unevaluated order closes with its charge unsettled (docs/runbook.md)', {});
@@ -108,12 +111,12 @@ export async function orderWorkflow(
       }
       return { status: 'Draft' };
     }
-    // Taken up just before the hour ended and decided: the order goes on (before, the run closed under it).
-    if (!wf.patched(SETTLE_UNANSWERED_CHARGE)) return { status: 'Draft' };
+    // Taken up just before the hour ended and decided: the order goes on.
     order.closing = false;
   }
   for (let status = order.state.status; !isFinal(status); status = order.state.status) {
-    const phase = PHASES[status];
+    const trigger = timedTrigger(status);
+    const phase = trigger && PHASES[trigger];
     if (!phase) throw wf.ApplicationFailure.nonRetryable(`no phase for an evaluated order in ${status}`);
     await phase(order);
   }

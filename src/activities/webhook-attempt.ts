@@ -36,7 +36,7 @@ export interface EnvelopeSource {
 }
 
 /** The interface's envelope; IdempotencyKey is the delivery id, the same on every retry and resend. */
-export function envelopeOf(row: EnvelopeSource, isResent: boolean): WebhookEnvelope {
+function envelopeOf(row: EnvelopeSource, isResent: boolean): WebhookEnvelope {
   return {
     IdempotencyKey: row.delivery_id,
     Event: row.name,
@@ -52,7 +52,7 @@ export function envelopeOf(row: EnvelopeSource, isResent: boolean): WebhookEnvel
   };
 }
 
-export interface SentAttempt {
+interface SentAttempt {
   statusCode: number | null;
   /** Why it failed (at most 500 characters); null when it succeeded. */
   error: string | null;
@@ -65,7 +65,7 @@ export interface SentAttempt {
  * metric, and one log line per failed attempt (docs/runbook.md). `refused` is the destination
  * check's answer for the endpoint's URL, made by the caller (once per batch to one endpoint).
  */
-export async function sendEnvelope(
+async function sendEnvelope(
   deps: Pick<WebhookActivityDeps, 'logger' | 'vaultKeys' | 'webhooks'>,
   input: {
     deliveryId: string;

@@ -12,7 +12,6 @@ export {
 export { refundWorkflow } from './refund';
 export { type RescueWindowInput, rescueWindowWorkflow } from './rescue-window';
 export { orderStartSearchAttributes } from './search-attributes';
-export { type WebhookDeliveryInput, webhookDeliveryWorkflow } from './webhook-delivery';
 export {
   deliveriesAddedSignal,
   endpointWorkflowId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
-import type { AttemptRecord, ClaimedDelivery } from '../db/repositories/webhook-due-deliveries';
+import type { AttemptRecord, ClaimedDelivery, EnvelopeSource } from '../db/repositories/webhook-due-deliveries';
 import { type EndpointRow, signingSecretOf } from '../db/repositories/webhook-endpoints';
 import type { VaultKey } from '../domain/vault-cipher';
 import { WEBHOOK_CONTENT_TYPE, type WebhookEnvelope } from '../domain/webhooks/envelope';
@@ -18,21 +18,6 @@ export interface WebhookActivityDeps {
   vaultKeys: VaultKey[];
   mailer: Mailer;
   webhooks: Omit<Config['webhooks'], 'workerConcurrency'>;
-}
-
-/** An event row joined to its delivery, as the envelope needs it. */
-export interface EnvelopeSource {
-  delivery_id: string;
-  name: string;
-  occurred_at: Date;
-  data: unknown;
-  merchant_id: string | null;
-  partner_id: string;
-  external_order_id: string | null;
-  order_id: string | null;
-  confirmation_id: string | null;
-  is_test_mode: boolean;
-  is_test_event: boolean;
 }
 
 /** The interface's envelope; IdempotencyKey is the delivery id, the same on every retry and resend. */

@@ -1,4 +1,3 @@
-import type { EnvelopeSource } from '../../activities/webhook-attempt';
 import type { Db } from '../knex';
 
 /**
@@ -49,6 +48,21 @@ export async function resendDeliveries(db: Db, rows: NewDelivery[]): Promise<voi
       round_attempts: 0,
       lease_until: null,
     } as never);
+}
+
+/** An event row joined to its delivery, as the envelope needs it. */
+export interface EnvelopeSource {
+  delivery_id: string;
+  name: string;
+  occurred_at: Date;
+  data: unknown;
+  merchant_id: string | null;
+  partner_id: string;
+  external_order_id: string | null;
+  order_id: string | null;
+  confirmation_id: string | null;
+  is_test_mode: boolean;
+  is_test_event: boolean;
 }
 
 export interface ClaimedDelivery extends EnvelopeSource {

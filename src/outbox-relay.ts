@@ -1,21 +1,11 @@
-import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Db } from './db/knex';
 import { endpointsOverdue, insertDueDeliveries, type NewDelivery } from './db/repositories/webhook-due-deliveries';
 import { subscribedEndpoints } from './db/repositories/webhook-endpoints';
 import { derivedUuid } from './domain/ids';
 import { isPartnerEvent } from './domain/webhooks/event-names';
 import type { Logger } from './logger';
-import {
-  deliveriesAddedSignal,
-  endpointWorkflowId,
-  webhookDeliveryWorkflow,
-  webhookEndpointWorkflow,
-} from './workflows';
-
-/** The workflow id of a delivery made before the per-endpoint workflow (webhookDeliveryWorkflow). */
-export function deliveryWorkflowId(deliveryId: string): string {
-  return `webhook-delivery:${deliveryId}`;
-}
+import { deliveriesAddedSignal, endpointWorkflowId, webhookEndpointWorkflow } from './workflows';
 
 /**
  * Tells each endpoint's delivery workflow that deliveries were added, starting it if it is not
@@ -37,8 +27,7 @@ export async function signalEndpoints(client: Client, taskQueue: string, endpoin
 
 /**
  * A delivery due this long ago and not claimed may have lost its signal (a crash between the
- * fan-out's commit and the signal): its endpoint is signalled again. Also the age after which a
- * delivery made before the per-endpoint workflow, never attempted, has its workflow started again.
+ * fan-out's commit and the signal): its endpoint is signalled again.
  */
 const STALE_PENDING_MS = 60_000;
 
@@ -106,24 +95,6 @@ export function startOutboxRelay(deps: {
 
   async function sweepStale(): Promise<void> {
     await signalEndpoints(deps.client, deps.taskQueue, await endpointsOverdue(deps.db, STALE_PENDING_MS));
-    // Deliveries made before the per-endpoint workflow keep their own workflow (started again if lost).
-    const legacy = await deps
-      .db('webhook_deliveries')
-      .where({ status: 'pending', attempts: 0, by_endpoint_workflow: false })
-      .andWhere('created_at', '<', new Date(Date.now() - STALE_PENDING_MS))
-      .limit(500)
-      .pluck('id');
-    for (const deliveryId of legacy) {
-      await deps.client.workflow
-        .start(webhookDeliveryWorkflow, {
-          workflowId: deliveryWorkflowId(deliveryId),
-          taskQueue: deps.taskQueue,
-          args: [{ deliveryId, resend: false }],
-        })
-        .catch((err: unknown) => {
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-        });
-    }
   }
 
   async function loop(): Promise<void> {

@@ -62,8 +62,7 @@ export function rolesOf(role: Config['workerRole']): WorkerRole[] {
 
 /**
  * Builds one worker of the given role, with the workflows of src/workflows and the activities
- * bound to deps. The order worker keeps every activity registered too, so delivery workflows
- * started on the order queue before the split still finish there.
+ * bound to deps: one set for both roles (each queue's workflows call only their own activities).
  */
 export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'orders'): Promise<Worker> {
   const webhooks = role === 'webhooks';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
-import type { AttemptRecord, ClaimedDelivery } from '../db/repositories/webhook-due-deliveries';
+import type { AttemptRecord, ClaimedDelivery, EnvelopeSource } from '../db/repositories/webhook-due-deliveries';
 import { type EndpointRow, signingSecretOf } from '../db/repositories/webhook-endpoints';
 import type { VaultKey } from '../domain/vault-cipher';
 import { WEBHOOK_CONTENT_TYPE, type WebhookEnvelope } from '../domain/webhooks/envelope';
@@ -20,23 +20,8 @@ export interface WebhookActivityDeps {
   webhooks: Omit<Config['webhooks'], 'workerConcurrency'>;
 }
 
-/** An event row joined to its delivery, as the envelope needs it. */
-export interface EnvelopeSource {
-  delivery_id: string;
-  name: string;
-  occurred_at: Date;
-  data: unknown;
-  merchant_id: string | null;
-  partner_id: string;
-  external_order_id: string | null;
-  order_id: string | null;
-  confirmation_id: string | null;
-  is_test_mode: boolean;
-  is_test_event: boolean;
-}
-
 /** The interface's envelope; IdempotencyKey is the delivery id, the same on every retry and resend. */
-export function envelopeOf(row: EnvelopeSource, isResent: boolean): WebhookEnvelope {
+function envelopeOf(row: EnvelopeSource, isResent: boolean): WebhookEnvelope {
   return {
     IdempotencyKey: row.delivery_id,
     Event: row.name,
@@ -52,7 +37,7 @@ export function envelopeOf(row: EnvelopeSource, isResent: boolean): WebhookEnvel
   };
 }
 
-export interface SentAttempt {
+interface SentAttempt {
   statusCode: number | null;
   /** Why it failed (at most 500 characters); null when it succeeded. */
   error: string | null;
@@ -65,7 +50,7 @@ export interface SentAttempt {
  * metric, and one log line per failed attempt (docs/runbook.md). `refused` is the destination
  * check's answer for the endpoint's URL, made by the caller (once per batch to one endpoint).
  */
-export async function sendEnvelope(
+async function sendEnvelope(
   deps: Pick<WebhookActivityDeps, 'logger' | 'vaultKeys' | 'webhooks'>,
   input: {
     deliveryId: string;

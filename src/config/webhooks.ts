@@ -18,7 +18,6 @@ export const webhooksEnv = {
     .default(120),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).optional(),
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
-  WEBHOOK_MERCHANT_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(16),
   WEBHOOK_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(200),
 };
 
@@ -29,8 +28,6 @@ export interface WebhooksConfig {
   allowPrivateNetworks: boolean;
   /** Attempts in flight at once per endpoint, across all workers (docs/webhooks.md): its workflow's bound. */
   maxInFlightPerEndpoint: number;
-  /** Per merchant: only for deliveries made before the per-endpoint workflow (their attempt slots). */
-  maxInFlightPerMerchant: number;
   /** Attempts one webhook worker process runs at once (its activity slots). */
   workerConcurrency: number;
 }
@@ -44,7 +41,6 @@ export function webhooksSettings(e: EnvOf<typeof webhooksEnv>, environment: Envi
     allowPrivateNetworks:
       (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? (environment === 'sandbox' ? 'true' : 'false')) === 'true',
     maxInFlightPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
-    maxInFlightPerMerchant: e.WEBHOOK_MERCHANT_CONCURRENCY,
     workerConcurrency: e.WEBHOOK_WORKER_CONCURRENCY,
   };
 }

@@ -11,7 +11,6 @@ export {
 } from './order';
 export { refundWorkflow } from './refund';
 export { orderStartSearchAttributes } from './search-attributes';
-export { type WebhookDeliveryInput, webhookDeliveryWorkflow } from './webhook-delivery';
 export {
   deliveriesAddedSignal,
   endpointWorkflowId,

@@ -11,42 +11,6 @@ export interface DeliveryRow {
   created_at: Date;
 }
 
-export async function recordAttempt(
-  db: Db,
-  input: {
-    deliveryId: string;
-    attempt: number;
-    isResent: boolean;
-    startedAt: Date;
-    statusCode: number | null;
-    error: string | null;
-    latencyMs: number;
-    succeeded: boolean;
-    nextAttemptAt: Date | null;
-  },
-): Promise<void> {
-  await db.transaction(async (trx) => {
-    await trx('webhook_attempts').insert({
-      delivery_id: input.deliveryId,
-      attempt: input.attempt,
-      is_resent: input.isResent,
-      started_at: input.startedAt,
-      status_code: input.statusCode,
-      error: input.error,
-      latency_ms: input.latencyMs,
-      succeeded: input.succeeded,
-    });
-    await trx('webhook_deliveries')
-      .where({ id: input.deliveryId })
-      .update({
-        attempts: trx.raw('attempts + 1'),
-        status: input.succeeded ? 'delivered' : input.nextAttemptAt ? 'pending' : 'failed',
-        next_attempt_at: input.succeeded ? null : input.nextAttemptAt,
-        ...(input.succeeded ? { delivered_at: input.startedAt } : {}),
-      });
-  });
-}
-
 /** The delivery log of an endpoint, newest first, with every attempt. */
 export async function deliveryLog(db: Db, endpointId: string, limit: number) {
   const deliveries = await db('webhook_deliveries as d')

@@ -1,4 +1,3 @@
-import type { EnvelopeSource } from '../../activities/webhook-attempt';
 import type { Db } from '../knex';
 
 /**
@@ -20,7 +19,7 @@ export interface NewDelivery {
 export async function insertDueDeliveries(db: Db, rows: NewDelivery[]): Promise<void> {
   if (!rows.length) return;
   await db('webhook_deliveries')
-    .insert(rows.map((r) => ({ ...r, status: 'pending', by_endpoint_workflow: true, next_attempt_at: db.fn.now() })))
+    .insert(rows.map((r) => ({ ...r, status: 'pending', next_attempt_at: db.fn.now() })))
     .onConflict(['event_id', 'endpoint_id'])
     .ignore();
 }
@@ -36,7 +35,6 @@ export async function resendDeliveries(db: Db, rows: NewDelivery[]): Promise<voi
       rows.map((r) => ({
         ...r,
         status: 'pending',
-        by_endpoint_workflow: true,
         resend: true,
         next_attempt_at: db.fn.now(),
       })),
@@ -44,13 +42,27 @@ export async function resendDeliveries(db: Db, rows: NewDelivery[]): Promise<voi
     .onConflict(['event_id', 'endpoint_id'])
     .merge({
       status: 'pending',
-      by_endpoint_workflow: true,
       resend: true,
       next_attempt_at: db.fn.now(),
       round_started_at: null,
       round_attempts: 0,
       lease_until: null,
     } as never);
+}
+
+/** An event row joined to its delivery, as the envelope needs it. */
+export interface EnvelopeSource {
+  delivery_id: string;
+  name: string;
+  occurred_at: Date;
+  data: unknown;
+  merchant_id: string | null;
+  partner_id: string;
+  external_order_id: string | null;
+  order_id: string | null;
+  confirmation_id: string | null;
+  is_test_mode: boolean;
+  is_test_event: boolean;
 }
 
 export interface ClaimedDelivery extends EnvelopeSource {
@@ -72,7 +84,7 @@ export async function claimDueDeliveries(
        update webhook_deliveries d set lease_until = now() + make_interval(secs => ?)
         where d.id in (
           select id from webhook_deliveries
-           where endpoint_id = ? and status = 'pending' and by_endpoint_workflow and next_attempt_at <= ?
+           where endpoint_id = ? and status = 'pending' and next_attempt_at <= ?
              and (lease_until is null or lease_until < now())
            order by next_attempt_at limit ? for update skip locked)
        returning d.id, d.event_id, d.resend, d.round_started_at, d.round_attempts, d.next_attempt_at)
@@ -159,7 +171,7 @@ export async function releaseClaims(db: Db, ids: string[]): Promise<void> {
  */
 export async function nextDueAt(db: Db, endpointId: string): Promise<Date | null> {
   const row = await db('webhook_deliveries')
-    .where({ endpoint_id: endpointId, status: 'pending', by_endpoint_workflow: true })
+    .where({ endpoint_id: endpointId, status: 'pending' })
     .select(db.raw('min(greatest(next_attempt_at, lease_until)) as due'))
     .first();
   return (row?.due as Date | null) ?? null;
@@ -168,7 +180,7 @@ export async function nextDueAt(db: Db, endpointId: string): Promise<Date | null
 /** Endpoints with a delivery overdue by `overdueMs` and not claimed: their workflow may have missed a signal. */
 export async function endpointsOverdue(db: Db, overdueMs: number, limit = 500): Promise<string[]> {
   return db('webhook_deliveries')
-    .where({ status: 'pending', by_endpoint_workflow: true })
+    .where({ status: 'pending' })
     .andWhere('next_attempt_at', '<', db.raw('now() - make_interval(secs => ?)', [overdueMs / 1000]))
     .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now()))
     .distinct('endpoint_id')

@@ -1,12 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { openValue, sealValue, type VaultKey } from '../../domain/vault-cipher';
-import type { Db } from '../knex';
-import type { EndpointRow } from './webhook-endpoints';
 
 /**
  * Webhook endpoints' signing secrets: sealed at rest (they must be read back to sign), which one
  * signs at a given instant, and rotation with an overlap (docs/webhooks.md, "Rotating the secret").
+ * Rules over an endpoint row's secret columns only; webhook-endpoints.ts reads and writes the rows.
  */
+
+/** The columns of a `webhook_endpoints` row that hold its signing secrets (EndpointRow has them all). */
+export interface SecretColumns {
+  id: string;
+  secret_key_id: string;
+  secret_iv: Buffer;
+  secret_ciphertext: Buffer;
+  secret_auth_tag: Buffer;
+  /** A rotated secret waiting for `pending_secret_activates_at` (sealed like the current one). */
+  pending_secret_key_id: string | null;
+  pending_secret_iv: Buffer | null;
+  pending_secret_ciphertext: Buffer | null;
+  pending_secret_auth_tag: Buffer | null;
+  pending_secret_activates_at: Date | null;
+}
 
 const context = (id: string) => `webhook-secret:${id}`;
 
@@ -42,7 +56,7 @@ function pendingColumns(id: string, secret: string | null, keys: VaultKey[], act
 }
 
 /** True when the row holds a rotated secret whose time has come at `at`. */
-export function pendingSecretActive(row: EndpointRow, at: Date): boolean {
+export function pendingSecretActive(row: SecretColumns, at: Date): boolean {
   return (
     row.pending_secret_ciphertext != null &&
     row.pending_secret_activates_at != null &&
@@ -54,7 +68,7 @@ export function pendingSecretActive(row: EndpointRow, at: Date): boolean {
  * The secret that signs an attempt made at `at`: the rotated (pending) one once its activatesAt
  * has come, the current one before. Without `at`, the current secret (as before rotation existed).
  */
-export function signingSecretOf(row: EndpointRow, keys: VaultKey[], at?: Date): string {
+export function signingSecretOf(row: SecretColumns, keys: VaultKey[], at?: Date): string {
   if (at && pendingSecretActive(row, at)) return pendingSecretOf(row, keys) as string;
   return openValue(
     { keyId: row.secret_key_id, iv: row.secret_iv, ciphertext: row.secret_ciphertext, authTag: row.secret_auth_tag },
@@ -64,7 +78,7 @@ export function signingSecretOf(row: EndpointRow, keys: VaultKey[], at?: Date): 
 }
 
 /** The rotated secret, whether or not its time has come; null when there is none. */
-function pendingSecretOf(row: EndpointRow, keys: VaultKey[]): string | null {
+function pendingSecretOf(row: SecretColumns, keys: VaultKey[]): string | null {
   if (!row.pending_secret_key_id || !row.pending_secret_iv || !row.pending_secret_ciphertext) return null;
   return openValue(
     {
@@ -82,7 +96,7 @@ function pendingSecretOf(row: EndpointRow, keys: VaultKey[]): string | null {
  * The secrets a merchant should accept at `at`, newest first: during a rotation both the pending
  * and the current one (the service signs with exactly one of them, chosen by the attempt time).
  */
-export function acceptedSecretsOf(row: EndpointRow, keys: VaultKey[], at: Date): string[] {
+export function acceptedSecretsOf(row: SecretColumns, keys: VaultKey[], at: Date): string[] {
   const current = signingSecretOf(row, keys);
   const pending = pendingSecretOf(row, keys);
   if (pending === null) return [current];
@@ -93,38 +107,28 @@ export function acceptedSecretsOf(row: EndpointRow, keys: VaultKey[], at: Date):
 export const DEFAULT_SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 /**
- * Rotates the signing secret: the new one (returned) signs from `activatesAt` on, the old one
- * until then; `activatesAt` at or before `now` switches at once. A pending secret whose time has
- * already come becomes the current one first; one still waiting is replaced (it never signed).
- * The row is locked, so two concurrent rotations cannot both promote or both keep a pending secret.
+ * The column change that rotates the signing secret to `secret`: it signs from `activatesAt` on,
+ * the old one until then; `activatesAt` at or before `now` switches at once. A pending secret whose
+ * time has already come becomes the current one first; one still waiting is replaced (it never signed).
  */
-export async function rotateEndpointSecret(
-  db: Db,
+export function rotatedSecretColumns(
   id: string,
+  current: SecretColumns | undefined,
+  secret: string,
   keys: VaultKey[],
   now: Date,
-  activatesAt: Date = new Date(now.getTime() + DEFAULT_SECRET_OVERLAP_MS),
-): Promise<{ row: EndpointRow; secret: string; activatesAt: Date }> {
-  const secret = newSigningSecret();
-  return db.transaction(async (trx) => {
-    const current = (await trx<EndpointRow>('webhook_endpoints').where({ id }).forUpdate().first()) as EndpointRow;
-    const promote =
-      current && pendingSecretActive(current, now)
-        ? {
-            secret_key_id: current.pending_secret_key_id,
-            secret_iv: current.pending_secret_iv,
-            secret_ciphertext: current.pending_secret_ciphertext,
-            secret_auth_tag: current.pending_secret_auth_tag,
-          }
-        : {};
-    const change =
-      activatesAt.getTime() <= now.getTime()
-        ? { ...sealed(id, secret, keys), ...pendingColumns(id, null, keys, null) }
-        : { ...promote, ...pendingColumns(id, secret, keys, activatesAt) };
-    const [row] = await trx<EndpointRow>('webhook_endpoints')
-      .where({ id })
-      .update({ ...change, updated_at: now } as never)
-      .returning('*');
-    return { row: row as EndpointRow, secret, activatesAt: activatesAt.getTime() <= now.getTime() ? now : activatesAt };
-  });
+  activatesAt: Date,
+) {
+  const promote =
+    current && pendingSecretActive(current, now)
+      ? {
+          secret_key_id: current.pending_secret_key_id,
+          secret_iv: current.pending_secret_iv,
+          secret_ciphertext: current.pending_secret_ciphertext,
+          secret_auth_tag: current.pending_secret_auth_tag,
+        }
+      : {};
+  return activatesAt.getTime() <= now.getTime()
+    ? { ...sealed(id, secret, keys), ...pendingColumns(id, null, keys, null) }
+    : { ...promote, ...pendingColumns(id, secret, keys, activatesAt) };
 }

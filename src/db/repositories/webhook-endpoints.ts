@@ -1,18 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { VaultKey } from '../../domain/vault-cipher';
 import type { Db } from '../knex';
-import { newSigningSecret, sealed } from './webhook-endpoint-secrets';
+import {
+  DEFAULT_SECRET_OVERLAP_MS,
+  newSigningSecret,
+  rotatedSecretColumns,
+  type SecretColumns,
+  sealed,
+} from './webhook-endpoint-secrets';
 
 export {
   acceptedSecretsOf,
   DEFAULT_SECRET_OVERLAP_MS,
   newSigningSecret,
   pendingSecretActive,
-  rotateEndpointSecret,
   signingSecretOf,
 } from './webhook-endpoint-secrets';
 
-export interface EndpointRow {
+/** A row of `webhook_endpoints`; its signing secrets' columns are SecretColumns. */
+export interface EndpointRow extends SecretColumns {
   id: string;
   partner_id: string;
   merchant_id: string | null;
@@ -20,16 +26,6 @@ export interface EndpointRow {
   events: string[];
   description: string | null;
   enabled: boolean;
-  secret_key_id: string;
-  secret_iv: Buffer;
-  secret_ciphertext: Buffer;
-  secret_auth_tag: Buffer;
-  /** A rotated secret waiting for `pending_secret_activates_at` (sealed like the current one). */
-  pending_secret_key_id: string | null;
-  pending_secret_iv: Buffer | null;
-  pending_secret_ciphertext: Buffer | null;
-  pending_secret_auth_tag: Buffer | null;
-  pending_secret_activates_at: Date | null;
   failing_since: Date | null;
   alerted_at: Date | null;
   disabled_at: Date | null;
@@ -139,6 +135,29 @@ export async function updateEndpoint(
     .update({ ...change, ...reenable, updated_at: now } as never)
     .returning('*');
   return row as EndpointRow;
+}
+
+/**
+ * Rotates the signing secret (the rules: rotatedSecretColumns) and answers the new one, which signs
+ * from the answered instant on. The row is locked, so two concurrent rotations cannot both promote
+ * or both keep a pending secret.
+ */
+export async function rotateEndpointSecret(
+  db: Db,
+  id: string,
+  keys: VaultKey[],
+  now: Date,
+  activatesAt: Date = new Date(now.getTime() + DEFAULT_SECRET_OVERLAP_MS),
+): Promise<{ row: EndpointRow; secret: string; activatesAt: Date }> {
+  const secret = newSigningSecret();
+  return db.transaction(async (trx) => {
+    const current = await trx<EndpointRow>('webhook_endpoints').where({ id }).forUpdate().first();
+    const [row] = await trx<EndpointRow>('webhook_endpoints')
+      .where({ id })
+      .update({ ...rotatedSecretColumns(id, current, secret, keys, now, activatesAt), updated_at: now } as never)
+      .returning('*');
+    return { row: row as EndpointRow, secret, activatesAt: activatesAt.getTime() <= now.getTime() ? now : activatesAt };
+  });
 }
 
 export async function deleteEndpoint(db: Db, id: string): Promise<void> {

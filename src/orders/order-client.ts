@@ -12,22 +12,17 @@ import type {
   RefundResult,
 } from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
-import type { PaymentField } from '../domain/orders/same-payment';
-import type { OrderStatusName } from '../domain/orders/status';
 import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids';
 import { orderPriority, refundPriority } from '../temporal/task-priority';
 import { evaluateUpdate, orderStartSearchAttributes, orderWorkflow, refundWorkflow } from '../workflows';
 import { answerByFor, mayStillRun } from './caller-deadline';
-import { orderRequestMismatch } from './order-request-mismatch';
+import { orderRequestMismatchOf } from './order-request-mismatch';
 import { failureDetail, failureType, isClosed, isDeadlineExceeded } from './workflow-call-errors';
 
 /** The order's workflow has closed (or never existed): the caller answers from the read model. */
 export const CLOSED = Symbol('closed');
 /** Evaluate's restart after a run that closed with no order made (src/orders/unevaluated-run.ts). */
 export const AFTER_UNEVALUATED_RUN = Symbol('after unevaluated run');
-
-/** What the evaluate validator says of another payment (src/workflows/order/evaluate.ts). */
-type MismatchDetail = { orderId: string; status: OrderStatusName; differs: PaymentField[] };
 
 const busy = () => new ApiError('order_busy');
 const temporarilyUnavailable = () => new ApiError('order_temporarily_unavailable', { headers: { 'Retry-After': '1' } });
@@ -213,10 +208,7 @@ export class OrderClient {
           throw temporarilyUnavailable();
         if (type === FAILURE.chargeOutcomeUnknown) throw outcomePending();
         if (type === FAILURE.orderNotEvaluated) throw new ApiError('order_not_found');
-        if (type === FAILURE.orderRequestMismatch) {
-          const { orderId, status, differs } = failureDetail(err) as MismatchDetail;
-          throw orderRequestMismatch(orderId, status, differs);
-        }
+        if (type === FAILURE.orderRequestMismatch) throw orderRequestMismatchOf(failureDetail(err));
         // callerGone: attached (same Update id) to an earlier one that outlived its caller; sent
         // again, ours is taken up (or, if clocks disagree, turned away until the deadline: 503).
         if (type !== FAILURE.orderBusy && type !== FAILURE.callerGone) throw err;

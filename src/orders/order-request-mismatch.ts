@@ -12,3 +12,9 @@ export function orderRequestMismatch(orderId: string, status: OrderStatusName, d
     extra: { orderId, differs, orderStatus: ORDER_STATUS[status], orderStatusName: status },
   });
 }
+
+/** The 409010 of the evaluate validator's refusal, from its failure detail (src/workflows/order/evaluate.ts). */
+export function orderRequestMismatchOf(detail: unknown): ApiError {
+  const { orderId, status, differs } = detail as { orderId: string; status: OrderStatusName; differs: PaymentField[] };
+  return orderRequestMismatch(orderId, status, differs);
+}

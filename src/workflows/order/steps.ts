@@ -6,7 +6,6 @@ import { processor, processorSettling } from './activities';
 import type { Order } from './order';
 
 /** Steps several flows share: charging, approving, completing and expiring an order. */
-
 type ProcessorApi = typeof processor | typeof processorSettling;
 
 /**

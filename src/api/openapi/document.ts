@@ -86,6 +86,8 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
         'each operation lists the identifiers it can answer. Webhooks: signed envelopes, one per event (`webhooks`).',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
+    // The default the reference selects; each operation states its own (none, key, OAuth2 scope).
+    security: [{ oauth2: [] }],
     tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
     paths,
     webhooks,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from '../domain/errors';
+import { validationMessage } from './validation-messages';
 
 export interface Problem {
   field: string;
@@ -9,15 +10,15 @@ export interface Problem {
 /**
  * Parses input with a zod schema. Every problem is reported at once, as a 400 validation_failed
  * whose `problems` lists `{ field, message }` for each (dotted paths); `field` and `message` of
- * the error are the first problem's, as before. Messages describe the rule, never echo the value.
+ * the error are the first problem's, as before. Messages describe the rule, never echo the value:
+ * the schema's own, else the API's wording (./validation-messages.ts).
  */
 export function parseInput<T>(schema: z.ZodType<T>, value: unknown, fieldPrefix = ''): T {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: validationMessage });
   if (result.success) return result.data;
   const problems: Problem[] = result.error.issues.map((issue) => {
     const field = [fieldPrefix, ...issue.path.map(String)].filter(Boolean).join('.');
-    const problem = issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message;
-    return { field, message: field ? `${field}: ${problem}` : problem };
+    return { field, message: field ? `${field}: ${issue.message}` : issue.message };
   });
   return fail(problems.length ? problems : [{ field: '', message: 'invalid' }]);
 }

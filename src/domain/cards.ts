@@ -46,19 +46,5 @@ export function isExpired(month: number, year: number, now: Date): boolean {
   return now.getTime() >= firstDayAfter;
 }
 
-/**
- * The whitelisted sandbox test cards (docs/sandbox.md) and what the simulated processor does with
- * each. Sandbox accepts no other card number.
- */
-export const SANDBOX_TEST_CARDS = {
-  '4111111111111111': 'approves',
-  '4000000000000002': 'hard decline, never retried',
-  '4000000000003220': 'CIT answers CHALLENGE',
-  '4000000000000341': 'soft-declines twice, then approves on the third retry',
-  '4000000000009995': 'insufficient funds on every attempt',
-  '4000000000000119': 'processor unavailable (rescue unavailable)',
-} as const;
-
-export function isSandboxTestCard(pan: string): boolean {
-  return Object.hasOwn(SANDBOX_TEST_CARDS, pan);
-}
+/** The sandbox's test cards live in their own file; re-exported for the card checks' callers. */
+export { isSandboxTestCard, SANDBOX_TEST_CARDS } from './sandbox-cards';

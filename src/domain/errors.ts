@@ -1,4 +1,5 @@
 import { ERROR_CATALOGUE, type ErrorDefinition, type ErrorName } from './error-catalogue';
+import { errorDocUrl } from './error-catalogue/doc-url';
 
 /** The API's one error shape, built from the catalogue (src/domain/error-catalogue/). */
 export { ERROR_CATALOGUE, type ErrorDefinition, type ErrorName, type RetryAdvice } from './error-catalogue';
@@ -45,6 +46,8 @@ export interface ErrorBody {
     name: ErrorName;
     message: string;
     field?: string;
+    /** Its entry in docs/errors.md. */
+    doc_url: string;
     requestId: string;
     [extra: string]: unknown;
   };
@@ -57,6 +60,9 @@ export interface OAuthErrorBody {
   id: string;
   name: ErrorName;
   field?: string;
+  /** RFC 6749's link to the error's documentation; `doc_url` is the same, as in the other errors. */
+  error_uri: string;
+  doc_url: string;
   requestId: string;
 }
 
@@ -68,6 +74,8 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody | OAuth
       id: error.definition.id,
       name: error.errorName,
       ...(error.details.field ? { field: error.details.field } : {}),
+      error_uri: errorDocUrl(error.definition.id),
+      doc_url: errorDocUrl(error.definition.id),
       requestId,
     };
   }
@@ -81,6 +89,7 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody | OAuth
       message: error.message,
       ...(error.details.field ? { field: error.details.field } : {}),
       ...error.details.extra,
+      doc_url: errorDocUrl(error.definition.id),
       requestId,
     },
   };

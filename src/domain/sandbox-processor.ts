@@ -1,8 +1,9 @@
 import type { ChargeInput, ChargeResult } from './orders/contracts';
+import { SANDBOX_TEST_CARDS } from './sandbox-cards';
 
 /**
- * The simulated card network of the sandbox: what each whitelisted test card does (docs/sandbox.md).
- * Deterministic in (card, attempt), so a retried activity gets the same answer. The sandbox
+ * The simulated card network of the sandbox: what each whitelisted test card does
+ * (src/domain/sandbox-cards.ts, docs/sandbox.md). Deterministic in (card, attempt), so a retried activity gets the same answer. The sandbox
  * adapter of the processor port (src/processors/); outside the sandbox it answers "unavailable"
  * to every charge (evaluate then answers 503 rescue_unavailable) rather than pretend.
  */
@@ -12,20 +13,20 @@ export function simulateCharge(
   environment: string,
 ): Exclude<ChargeResult, { result: 'approved' }> | { result: 'approved' } {
   if (environment !== 'sandbox') return { result: 'unavailable' };
-  switch (pan) {
-    case '4111111111111111':
+  switch (SANDBOX_TEST_CARDS[pan]) {
+    case 'approves':
       return { result: 'approved' };
-    case '4000000000000002':
+    case 'hard_decline':
       return { result: 'hard_decline', code: '43' }; // stolen card: never retried
-    case '4000000000003220':
+    case 'challenge':
       return input.flow === 'CIT' && !input.challengeCompleted
         ? { result: 'challenge_required' }
         : { result: 'approved' };
-    case '4000000000000341':
+    case 'approves_third_retry':
       return input.attempt >= 3 ? { result: 'approved' } : { result: 'soft_decline', code: '05' };
-    case '4000000000009995':
+    case 'insufficient_funds':
       return { result: 'soft_decline', code: '51' }; // insufficient funds, every time
-    case '4000000000000119':
+    case 'unavailable':
       return { result: 'unavailable' };
     default:
       return { result: 'soft_decline', code: '05' };

@@ -46,6 +46,9 @@ describe('the API reference page in Chromium', () => {
       ]) {
         expect(text).toContain(expected);
       }
+      // The OAuth2 client-credentials scheme is offered, and the examples are realistic, not skeletons.
+      expect(text).not.toContain('No authentication selected');
+      expect(text).toContain('shop-1001');
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     } finally {

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ERROR_DOCS_URL } from '../../src/domain/error-catalogue/doc-url';
 import { ApiError, ERROR_CATALOGUE, type ErrorName, errorBody } from '../../src/domain/errors';
 
 const doc = readFileSync(path.resolve(__dirname, '../../docs/errors.md'), 'utf8');
-const documentedRows = [...doc.matchAll(/^\|\s*(\d{6})\s*\|\s*(\w+)\s*\|\s*(\d{3})\s*\|/gm)].map((m) => ({
-  id: m[1],
-  name: m[2],
-  status: Number(m[3]),
-}));
+const documentedRows = [...doc.matchAll(/^\|\s*<a id="(\d{6})"><\/a>\d{6}\s*\|\s*(\w+)\s*\|\s*(\d{3})\s*\|/gm)].map(
+  (m) => ({
+    id: m[1],
+    name: m[2],
+    status: Number(m[3]),
+  }),
+);
 
 describe('the error catalogue', () => {
   it('gives every error a six-digit id that starts with its HTTP status, used once', () => {
@@ -26,6 +29,16 @@ describe('the error catalogue', () => {
     expect(documentedRows.sort((a, b) => (a.id ?? '').localeCompare(b.id ?? ''))).toEqual(inCode);
   });
 
+  it("gives every error a doc_url that reaches its row's anchor in docs/errors.md", () => {
+    for (const [name, e] of Object.entries(ERROR_CATALOGUE)) {
+      const body = errorBody(new ApiError(name as ErrorName), 'req-1') as { error: { doc_url: string } };
+      const [page, anchor] = body.error.doc_url.split('#');
+      expect([name, page]).toEqual([name, ERROR_DOCS_URL]);
+      expect(page).toMatch(/\/docs\/errors\.md$/);
+      expect([name, doc.includes(`| <a id="${anchor}"></a>${e.id} |`)]).toEqual([name, true]);
+    }
+  });
+
   it('builds the one error body shape', () => {
     const body = errorBody(new ApiError('validation_failed', { field: 'transaction.amount' }), 'req-1');
     expect(body).toEqual({
@@ -37,6 +50,7 @@ describe('the error catalogue', () => {
         name: 'validation_failed',
         message: ERROR_CATALOGUE.validation_failed.message,
         field: 'transaction.amount',
+        doc_url: `${ERROR_DOCS_URL}#400002`,
         requestId: 'req-1',
       },
     });

@@ -70,18 +70,18 @@ export class PaymentRescueClient {
   }
 
   /** POST /v1/evaluate: analyse a declined transaction; the outcome is APPROVED, DECLINED, CHALLENGE, SUBMITTED or CAPTUREREQUIRED. */
-  evaluate(request: EvaluateRequest, options?: CallOptions): Promise<ResponseBody<'postV1Evaluate'>> {
+  evaluate(request: EvaluateRequest, options?: CallOptions): Promise<ResponseBody<'evaluate'>> {
     return this.keyed('/v1/evaluate', request, options);
   }
 
   /** POST /v1/capture: complete an authorized (CAPTUREREQUIRED) order. */
-  capture(request: CaptureRequest, options?: CallOptions): Promise<ResponseBody<'postV1Capture'>> {
+  capture(request: CaptureRequest, options?: CallOptions): Promise<ResponseBody<'capture'>> {
     return this.keyed('/v1/capture', request, options);
   }
 
   readonly orders = {
     /** GET /v1/orders/{id}. */
-    get: (orderId: string, options?: CallOptions): Promise<ResponseBody<'getV1OrdersId'>> =>
+    get: (orderId: string, options?: CallOptions): Promise<ResponseBody<'getOrder'>> =>
       this.call({ method: 'GET', path: `/v1/orders/${segment(orderId)}`, idempotent: true }, options),
     /** POST /v1/orders/{id}/cancel: void a rescue not yet captured. */
     cancel: async (orderId: string, request: CancelRequest = {}, options?: CallOptions): Promise<void> => {
@@ -96,8 +96,7 @@ export class PaymentRescueClient {
       orderId: string,
       request: RefundRequest = {},
       options?: CallOptions,
-    ): Promise<ResponseBody<'postV1OrdersIdRefund'>> =>
-      this.keyed(`/v1/orders/${segment(orderId)}/refund`, request, options),
+    ): Promise<ResponseBody<'refundOrder'>> => this.keyed(`/v1/orders/${segment(orderId)}/refund`, request, options),
   };
 
   readonly events = {
@@ -130,26 +129,29 @@ export class PaymentRescueClient {
   }
 
   readonly webhookEndpoints = {
-    create: (request: CreateWebhookEndpointRequest, options?: CallOptions): Promise<ResponseBody<'postV1Webhooks'>> =>
+    create: (
+      request: CreateWebhookEndpointRequest,
+      options?: CallOptions,
+    ): Promise<ResponseBody<'createWebhookEndpoint'>> =>
       this.call({ method: 'POST', path: '/v1/webhooks', body: request, idempotent: false }, options),
-    list: (options?: CallOptions): Promise<ResponseBody<'getV1Webhooks'>> =>
+    list: (options?: CallOptions): Promise<ResponseBody<'listWebhookEndpoints'>> =>
       this.call({ method: 'GET', path: '/v1/webhooks', idempotent: true }, options),
-    get: (id: string, options?: CallOptions): Promise<ResponseBody<'getV1WebhooksId'>> =>
+    get: (id: string, options?: CallOptions): Promise<ResponseBody<'getWebhookEndpoint'>> =>
       this.call({ method: 'GET', path: `/v1/webhooks/${segment(id)}`, idempotent: true }, options),
     update: (
       id: string,
       request: UpdateWebhookEndpointRequest,
       options?: CallOptions,
-    ): Promise<ResponseBody<'putV1WebhooksId'>> =>
+    ): Promise<ResponseBody<'updateWebhookEndpoint'>> =>
       this.call({ method: 'PUT', path: `/v1/webhooks/${segment(id)}`, body: request, idempotent: true }, options),
-    delete: (id: string, options?: CallOptions): Promise<ResponseBody<'deleteV1WebhooksId'>> =>
+    delete: (id: string, options?: CallOptions): Promise<ResponseBody<'deleteWebhookEndpoint'>> =>
       this.call({ method: 'DELETE', path: `/v1/webhooks/${segment(id)}`, idempotent: true }, options),
     /** A new secret; the old one keeps signing until `activatesAt` (default 24 h; `'now'` at once). */
     rotateSecret: (
       id: string,
       request: { activatesAt?: 'now' | string } = {},
       options?: CallOptions,
-    ): Promise<ResponseBody<'postV1WebhooksIdRotateSecret'> & { activatesAt: string }> =>
+    ): Promise<ResponseBody<'rotateWebhookSecret'> & { activatesAt: string }> =>
       this.call(
         { method: 'POST', path: `/v1/webhooks/${segment(id)}/rotate-secret`, body: request, idempotent: false },
         options,
@@ -159,7 +161,7 @@ export class PaymentRescueClient {
       id: string,
       request: { event?: string } = {},
       options?: CallOptions,
-    ): Promise<ResponseBody<'postV1WebhooksIdTest'>> =>
+    ): Promise<ResponseBody<'sendTestEvent'>> =>
       this.call(
         { method: 'POST', path: `/v1/webhooks/${segment(id)}/test`, body: request, idempotent: false },
         options,

@@ -19,13 +19,13 @@ export type ResponseBody<K extends keyof Operations> = Operations[K]['response']
 /** The body with `idempotencyKey` optional: the client makes one (a UUID) per call when absent. */
 export type WithIdempotencyKey<B> = Omit<B, 'idempotencyKey'> & { idempotencyKey?: string };
 
-export type EvaluateRequest = WithIdempotencyKey<RequestBody<'postV1Evaluate'>>;
-export type CaptureRequest = WithIdempotencyKey<RequestBody<'postV1Capture'>>;
-export type CancelRequest = NonNullable<RequestBody<'postV1OrdersIdCancel'>>;
-export type RefundRequest = NonNullable<RequestBody<'postV1OrdersIdRefund'>>;
-export type TokenizeRequest = RequestBody<'postV1Tokenize'>;
-export type CreateWebhookEndpointRequest = RequestBody<'postV1Webhooks'>;
-export type UpdateWebhookEndpointRequest = NonNullable<RequestBody<'putV1WebhooksId'>>;
+export type EvaluateRequest = WithIdempotencyKey<RequestBody<'evaluate'>>;
+export type CaptureRequest = WithIdempotencyKey<RequestBody<'capture'>>;
+export type CancelRequest = NonNullable<RequestBody<'cancelOrder'>>;
+export type RefundRequest = NonNullable<RequestBody<'refundOrder'>>;
+export type TokenizeRequest = RequestBody<'tokenize'>;
+export type CreateWebhookEndpointRequest = RequestBody<'createWebhookEndpoint'>;
+export type UpdateWebhookEndpointRequest = NonNullable<RequestBody<'updateWebhookEndpoint'>>;
 
 /** Per-call options. */
 export interface CallOptions {

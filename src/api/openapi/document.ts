@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { SCOPES } from '../../domain/scopes';
+import { envelopeExample } from './examples/events';
+import { RESPONSE_HEADERS } from './headers';
 import { type Json, operationObject } from './operation-object';
 import { OPERATIONS } from './operations';
 import { openApiPath } from './registry';
@@ -50,9 +53,11 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
   for (const event of WEBHOOK_EVENTS) {
     webhooks[event] = {
       post: {
-        operationId: `webhook_${event.replace(/[^a-z]+/g, '_')}`,
+        operationId: camelCase(event),
         summary: event,
         tags: ['Webhook events'],
+        // Not called with a credential of ours: each delivery is signed (the headers below).
+        security: [],
         description:
           'Sent to your endpoint as JSON text (`content-type: text/plain; charset=utf-8`), signed (docs/webhooks.md). Answer 2xx.',
         parameters: Object.entries(SIGNATURE_HEADERS).map(([name, description]) => ({
@@ -62,7 +67,10 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
           description,
           schema: { type: 'string' },
         })),
-        requestBody: { required: true, content: { 'text/plain': { schema: schemaOf(envelopeOf(event)) } } },
+        requestBody: {
+          required: true,
+          content: { 'text/plain': { schema: schemaOf(envelopeOf(event)), example: envelopeExample(event) } },
+        },
         responses: { '2XX': { description: 'Received; anything else is retried (docs/webhooks.md#delivery).' } },
       },
     };
@@ -78,27 +86,53 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
         'each operation lists the identifiers it can answer. Webhooks: signed envelopes, one per event (`webhooks`).',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
+    // The default the reference selects; each operation states its own (none, key, OAuth2 scope).
+    security: [{ oauth2: [] }],
     tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
     paths,
     webhooks,
     components: {
       schemas: { ...components, Error: components.Error ?? errorRef },
+      headers: RESPONSE_HEADERS,
       securitySchemes: {
-        bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'An access token from POST /v1/oauth2/token (docs/authentication.md).',
+        oauth2: {
+          type: 'oauth2',
+          description:
+            'An API key id and secret exchanged at POST /v1/oauth2/token for a bearer access token ' +
+            '(docs/authentication.md); each operation names the scope it needs.',
+          flows: {
+            clientCredentials: {
+              tokenUrl: '/v1/oauth2/token',
+              scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+            },
+          },
         },
-        tokenizationKey: { type: 'apiKey', in: 'header', name: 'x-tokenization-key' },
+        tokenizationKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-tokenization-key',
+          description: "A merchant's tokenization key (`tk_…`), safe in a browser: it can only tokenize.",
+        },
         admin: {
           type: 'http',
           scheme: 'bearer',
           description: 'Operators only: `authorization: Bearer <ADMIN_API_TOKEN>`.',
         },
-        clientCredentials: { type: 'http', scheme: 'basic', description: 'client_id:client_secret (or in the body).' },
       },
     },
   };
+}
+
+const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
+  payments: 'Evaluate, capture, cancel, refund and look up orders.',
+  api_keys: 'Manage API keys and tokenization keys.',
+  settings: 'Merchant settings, sites and the widget.',
+  webhooks: 'Webhook endpoints, deliveries and events.',
+};
+
+/** `order.capturerequired` as `orderCapturerequired`, `payment.early_warning.received` as `paymentEarlyWarningReceived`. */
+function camelCase(event: string): string {
+  return event.replace(/[^A-Za-z0-9]+([A-Za-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 function rewriteRefs<T>(value: T): T {

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import { ERROR_CATALOGUE, type ErrorName } from '../../domain/errors';
+import { ApiError, ERROR_CATALOGUE, type ErrorName, errorBody } from '../../domain/errors';
+import { EXAMPLE_REQUEST_ID } from './examples/values';
+import { headersOf } from './headers';
 import { type Answer, type Auth, type Operation, pathParams } from './registry';
 
 export type Json = Record<string, unknown>;
@@ -13,9 +15,10 @@ const SECURITY: Record<Auth, Json[] | undefined> = {
   none: [],
   bearer: undefined, // set per scope below
   tokenizationKey: [{ tokenizationKey: [] }],
-  tokenizationKeyOrBearer: [{ tokenizationKey: [] }, { bearer: [] }],
+  tokenizationKeyOrBearer: [{ tokenizationKey: [] }, { oauth2: [] }],
   admin: [{ admin: [] }],
-  clientCredentials: [{}, { clientCredentials: [] }],
+  // The token endpoint is where credentials are exchanged: client_id and secret in the body or as Basic.
+  clientCredentials: [],
 };
 
 export function operationObject(op: Operation, schemaOf: (s: z.ZodType) => Json): Json {
@@ -32,25 +35,31 @@ export function operationObject(op: Operation, schemaOf: (s: z.ZodType) => Json)
     }
   }
   const responses: Json = {};
-  for (const [status, answer] of Object.entries(op.responses)) responses[status] = response(answer, schemaOf);
+  for (const [status, answer] of Object.entries(op.responses)) {
+    responses[status] = response(answer, headersOf(op, Number(status)), schemaOf);
+  }
   for (const [status, names] of errorsByStatus(op.errors)) {
     const isOAuth = op.path === '/v1/oauth2/token';
+    const first = names[0] as ErrorName;
     responses[status] = {
       description: names.map((n) => `\`${ERROR_CATALOGUE[n].id}\` ${n}`).join(', '),
+      headers: headersOf(op, Number(status)),
       content: {
         'application/json': {
           schema: { $ref: `#/components/schemas/${isOAuth ? 'OAuthError' : 'Error'}` },
+          // The body the service sends for the first of them, built by the code that sends it.
+          example: errorBody(new ApiError(first, isOAuth ? { oauthError: 'invalid_request' } : {}), EXAMPLE_REQUEST_ID),
         },
       },
     };
   }
   return {
-    operationId: operationId(op),
+    operationId: op.operationId,
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
     ...(op.deprecated ? { deprecated: true } : {}),
-    security: SECURITY[op.auth] ?? [{ bearer: op.scope ? [op.scope] : [] }],
+    security: SECURITY[op.auth] ?? [{ oauth2: op.scope ? [op.scope] : [] }],
     ...(op.scope ? { 'x-scope': op.scope } : {}),
     'x-error-ids': op.errors.map((n) => ERROR_CATALOGUE[n].id),
     ...(parameters.length ? { parameters } : {}),
@@ -64,7 +73,10 @@ function requestBody(op: Operation, body: z.ZodType, schemaOf: (s: z.ZodType) =>
   // A body whose every field is optional may be left out (cancel's optional idempotencyKey).
   const required = '$ref' in schema || !('properties' in schema) || Array.isArray(schema.required);
   const mediaType = op.form ? 'application/x-www-form-urlencoded' : 'application/json';
-  return { required, content: { [mediaType]: { schema } } };
+  return {
+    required,
+    content: { [mediaType]: { schema, ...(op.example === undefined ? {} : { example: op.example }) } },
+  };
 }
 
 function acceptsUndefined(schema: z.ZodType): boolean {
@@ -75,19 +87,17 @@ function acceptsUndefined(schema: z.ZodType): boolean {
   }
 }
 
-function response(answer: Answer, schemaOf: (s: z.ZodType) => Json): Json {
-  const headers = answer.headers
-    ? Object.fromEntries(
-        Object.entries(answer.headers).map(([n, d]) => [n, { description: d, schema: { type: 'string' } }]),
-      )
-    : undefined;
+function response(answer: Answer, common: Json, schemaOf: (s: z.ZodType) => Json): Json {
+  const own = Object.entries(answer.headers ?? {}).map(([n, d]) => [n, { description: d, schema: { type: 'string' } }]);
+  const headers = { ...common, ...Object.fromEntries(own) };
+  const example = answer.example === undefined ? {} : { example: answer.example };
   const content =
     answer.body === undefined
       ? undefined
       : 'mediaType' in answer.body
         ? { [answer.body.mediaType]: { schema: { type: 'string' } } }
-        : { 'application/json': { schema: schemaOf(answer.body) } };
-  return { description: answer.description, ...(headers ? { headers } : {}), ...(content ? { content } : {}) };
+        : { 'application/json': { schema: schemaOf(answer.body), ...example } };
+  return { description: answer.description, headers, ...(content ? { content } : {}) };
 }
 
 function errorsByStatus(names: ErrorName[]): Map<string, ErrorName[]> {
@@ -97,12 +107,4 @@ function errorsByStatus(names: ErrorName[]): Map<string, ErrorName[]> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), name]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a.localeCompare(b)));
-}
-
-function operationId(op: Operation): string {
-  const words = `${op.method} ${op.path}`
-    .replace(/[^A-Za-z0-9]+/g, ' ')
-    .trim()
-    .split(' ');
-  return words.map((w, i) => (i === 0 ? w : `${w[0]?.toUpperCase()}${w.slice(1)}`)).join('');
 }

@@ -6,11 +6,13 @@ export type Method = 'get' | 'post' | 'put' | 'delete' | 'options';
 /** Who may call an operation: the security schemes of docs/authentication.md. */
 export type Auth = 'none' | 'bearer' | 'tokenizationKey' | 'tokenizationKeyOrBearer' | 'admin' | 'clientCredentials';
 
-/** One answer other than an error: its description and, when it has a JSON body, its schema. */
+/** One answer other than an error: its description and, when it has a JSON body, its schema and an example. */
 export interface Answer {
   description: string;
   /** A zod schema (JSON body), or a media type with no schema (e.g. `text/javascript`). */
   body?: z.ZodType | { mediaType: string };
+  /** A realistic body, parsed by `body` in test/unit/openapi.test.ts so it cannot drift. */
+  example?: unknown;
   headers?: Record<string, string>;
 }
 
@@ -20,6 +22,8 @@ export interface Answer {
  * catalogue entries (src/domain/errors.ts), which give the six-digit ids and HTTP statuses.
  */
 export interface Operation {
+  /** What generated clients name the call: a verb and a noun (`refundOrder`), never the path. */
+  operationId: string;
   method: Method;
   path: string;
   tag: string;
@@ -29,6 +33,8 @@ export interface Operation {
   /** The API key scope the bearer token needs (docs/authentication.md). */
   scope?: string;
   body?: z.ZodType;
+  /** A realistic request body (./examples), parsed by `body` in test/unit/openapi.test.ts. */
+  example?: unknown;
   /** `application/x-www-form-urlencoded` instead of JSON (the token endpoint). */
   form?: boolean;
   query?: z.ZodObject;
@@ -37,6 +43,8 @@ export interface Operation {
   responses: Record<number, Answer>;
   errors: ErrorName[];
   deprecated?: boolean;
+  /** The route runs once per idempotencyKey and marks a replayed answer (src/api/idempotency.ts). */
+  idempotent?: boolean;
 }
 
 /** Koa's `/v1/orders/:id` and `/widget/fc.:hash.js` as OpenAPI's `/v1/orders/{id}`, `/widget/fc.{hash}.js`. */

@@ -28,6 +28,7 @@ export const errorBody = z
         .array(z.object({ field: z.string(), message: z.string() }))
         .optional()
         .describe('Every validation problem at once (400002).'),
+      doc_url: z.url().describe("The error's entry in docs/errors.md."),
       requestId: z.string(),
     }),
   })
@@ -40,6 +41,8 @@ export const oauthErrorBody = z
     id: z.string().regex(/^\d{6}$/),
     name: z.string(),
     field: z.string().optional(),
+    error_uri: z.url().describe("The error's entry in docs/errors.md (RFC 6749)."),
+    doc_url: z.url().describe('The same link, named as in the other errors.'),
     requestId: z.string(),
   })
   .meta({ id: 'OAuthError', description: 'The token endpoint keeps the RFC 6749 shape, plus our identifier.' });
@@ -191,7 +194,3 @@ export const webhookEndpoint = z
 export const webhookEndpointWithSecret = webhookEndpoint
   .extend({ secret: z.string().describe('Base64 of 32 bytes; shown only on creation and rotation.') })
   .meta({ id: 'WebhookEndpointWithSecret' });
-
-/** Anything this reference does not spell out field by field (docs/*.md does). */
-export const object = (description: string) => z.looseObject({}).describe(description);
-export const list = (description: string) => z.looseObject({ data: z.array(z.looseObject({})) }).describe(description);

@@ -9,7 +9,7 @@
  */
 export interface PaymentRescueApi {
   operations: {
-    postV1Evaluate: {
+    evaluate: {
       requestBody: {
         idempotencyKey: string;
         externalOrderId?: string;
@@ -60,7 +60,7 @@ export interface PaymentRescueApi {
       };
       response: EvaluateAnswer;
     };
-    postV1Capture: {
+    capture: {
       requestBody: {
         idempotencyKey: string;
         orderId: string;
@@ -69,7 +69,7 @@ export interface PaymentRescueApi {
       };
       response: CaptureAnswer;
     };
-    postV1OrdersIdCancel: {
+    cancelOrder: {
       path: {
         id: string;
       };
@@ -78,7 +78,7 @@ export interface PaymentRescueApi {
       };
       response: null;
     };
-    postV1OrdersExternalOrderIdExternalCancel: {
+    externalCancelOrder: {
       path: {
         externalOrderId: string;
       };
@@ -87,7 +87,7 @@ export interface PaymentRescueApi {
       };
       response: null;
     };
-    postV1OrdersIdRefund: {
+    refundOrder: {
       path: {
         id: string;
       };
@@ -98,35 +98,35 @@ export interface PaymentRescueApi {
       };
       response: RefundAnswer;
     };
-    getV1OrdersId: {
+    getOrder: {
       path: {
         id: string;
       };
       response: Order;
     };
-    postV1Outcome: {
+    getOutcome: {
       requestBody?: {
         orderId?: string;
         orderSessionKey?: string;
       };
       response: Order;
     };
-    getV1Health: {
+    getHealth: {
       response: Health;
     };
-    getV1HealthLive: {
+    getLiveness: {
       response: {
         status: 'ok';
         time: string;
       };
     };
-    getV1HealthReady: {
+    getReadiness: {
       response: Readiness;
     };
-    getV1HealthWorkers: {
+    getWorkerHealth: {
       response: WorkerHealth;
     };
-    postV1Oauth2Token: {
+    createAccessToken: {
       requestBody: {
         grant_type: 'client_credentials';
         client_id?: string;
@@ -135,7 +135,7 @@ export interface PaymentRescueApi {
       };
       response: AccessToken;
     };
-    postV1ApiKeys: {
+    createApiKey: {
       requestBody: {
         mid?: string;
         name: string;
@@ -145,36 +145,21 @@ export interface PaymentRescueApi {
          */
         scopes?: ('payments' | 'api_keys' | 'settings' | 'webhooks')[];
       };
-      /**
-       * The API key and `secret`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: ApiKeyWithSecret;
     };
-    getV1ApiKeys: {
+    listApiKeys: {
       query?: {
         mid: string;
       };
-      /**
-       * `{ mid, data: [API key] }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: ApiKeyList;
     };
-    getV1ApiKeysId: {
+    getApiKey: {
       path: {
         id: string;
       };
-      /**
-       * The API key.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: ApiKey;
     };
-    putV1ApiKeysId: {
+    updateApiKey: {
       path: {
         id: string;
       };
@@ -187,25 +172,44 @@ export interface PaymentRescueApi {
         scopes?: ('payments' | 'api_keys' | 'settings' | 'webhooks')[];
         rotateSecret?: true;
       };
-      /**
-       * The API key.
-       */
       response: {
+        id: string;
+        /**
+         * The `client_id` of POST /v1/oauth2/token (the same as `id`).
+         */
+        clientId: string;
+        ownerType: 'merchant' | 'partner';
+        pid: string;
+        mid: string | null;
+        name: string;
+        description: string | null;
+        scopes: ('payments' | 'api_keys' | 'settings' | 'webhooks')[];
+        status: 'active' | 'revoked';
+        /**
+         * `...` and the last four characters of the secret.
+         */
+        secretHint: string | null;
+        /**
+         * Until then the secret before a rotation still works.
+         */
+        previousSecretExpiresAt: string | null;
+        createdAt: string;
+        updatedAt: string;
+        revokedAt: string | null;
+        /**
+         * The `client_secret`; shown only on creation and rotation.
+         */
+        secret?: string;
         [k: string]: unknown | undefined;
       };
     };
-    deleteV1ApiKeysId: {
+    revokeApiKey: {
       path: {
         id: string;
       };
-      /**
-       * The revoked API key.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: ApiKey;
     };
-    postV1Tokenize: {
+    tokenize: {
       requestBody:
         | {
             cardNumber: string;
@@ -225,26 +229,16 @@ export interface PaymentRescueApi {
               };
             };
           };
-      /**
-       * The token.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: VaultedCard | SpreedlyVaultedCard;
     };
-    postV1ChallengesOrderSessionKeyResult: {
+    submitChallengeResult: {
       path: {
         orderSessionKey: string;
         result: 'attempted' | 'passed' | 'failed';
       };
-      /**
-       * `{ orderId, status, statusName, outcome }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: ChallengeAnswer;
     };
-    postV1Applications: {
+    createApplication: {
       requestBody: {
         business: {
           legalName: string;
@@ -257,109 +251,66 @@ export interface PaymentRescueApi {
           siteOrigins?: string[];
         };
       };
-      /**
-       * The application (docs/webhooks.md#partner-applications).
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Application;
     };
-    getV1Applications: {
+    listApplications: {
       query?: {
         status?: 'DRAFT' | 'SUBMITTED' | 'APPROVED' | 'DECLINED' | 'CONVERTED' | 'CANCELED';
       };
-      /**
-       * `{ data: [application] }`.
-       */
-      response: {
-        data: {
-          [k: string]: unknown | undefined;
-        }[];
-        [k: string]: unknown | undefined;
-      };
+      response: ApplicationList;
     };
-    getV1ApplicationsId: {
+    getApplication: {
       path: {
         id: string;
       };
-      /**
-       * The application (docs/webhooks.md#partner-applications).
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Application;
     };
-    postV1ApplicationsIdSubmit: {
+    submitApplication: {
       path: {
         id: string;
       };
       requestBody?: {
         reason?: string;
       };
-      /**
-       * The application (docs/webhooks.md#partner-applications).
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Application;
     };
-    postV1ApplicationsIdCancel: {
+    cancelApplication: {
       path: {
         id: string;
       };
       requestBody?: {
         reason?: string;
       };
-      /**
-       * The application (docs/webhooks.md#partner-applications).
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Application;
     };
-    postV1AdminApplicationsIdApprove: {
+    approveApplication: {
       path: {
         id: string;
       };
       requestBody?: {
         reason?: string;
       };
-      /**
-       * The application (docs/webhooks.md#partner-applications).
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Application;
     };
-    postV1AdminApplicationsIdDecline: {
+    declineApplication: {
       path: {
         id: string;
       };
       requestBody?: {
         reason?: string;
       };
-      /**
-       * The application (docs/webhooks.md#partner-applications).
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Application;
     };
-    postV1AdminApplicationsIdConvert: {
+    convertApplication: {
       path: {
         id: string;
       };
       requestBody?: {
         reason?: string;
       };
-      /**
-       * The application, with `merchant: { mid, site, tokenizationKey: { ...key, key } }` (the key shown this once).
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: ConvertedApplication;
     };
-    postV1AdminOrdersOrderIdChargebacks: {
+    recordChargeback: {
       path: {
         orderId: string;
       };
@@ -368,14 +319,9 @@ export interface PaymentRescueApi {
         amount?: number;
         rapidDisputeResolution?: boolean;
       };
-      /**
-       * `{ id, kind, orderId, status, eventData }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Dispute;
     };
-    postV1AdminOrdersOrderIdEarlyWarnings: {
+    recordEarlyWarning: {
       path: {
         orderId: string;
       };
@@ -384,36 +330,21 @@ export interface PaymentRescueApi {
         amount?: number;
         rapidDisputeResolution?: boolean;
       };
-      /**
-       * `{ id, kind, orderId, status, eventData }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Dispute;
     };
-    postV1AdminChargebacksIdReverse: {
+    reverseChargeback: {
       path: {
         id: string;
       };
-      /**
-       * `{ id, kind, orderId, status, eventData }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Dispute;
     };
-    getV1MerchantsMidSettings: {
+    getMerchantSettings: {
       path: {
         mid: string;
       };
-      /**
-       * `{ mid, ...settings }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: MerchantSettings;
     };
-    putV1MerchantsMidSettings: {
+    updateMerchantSettings: {
       path: {
         mid: string;
       };
@@ -426,28 +357,15 @@ export interface PaymentRescueApi {
         captureWindowMinutes?: number;
         processor?: ('sandbox' | 'stripe') | null;
       };
-      /**
-       * `{ mid, ...settings }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: MerchantSettings;
     };
-    getV1MerchantsMidSites: {
+    listSites: {
       path: {
         mid: string;
       };
-      /**
-       * `{ mid, data: [site] }`.
-       */
-      response: {
-        data: {
-          [k: string]: unknown | undefined;
-        }[];
-        [k: string]: unknown | undefined;
-      };
+      response: SiteList;
     };
-    postV1MerchantsMidSites: {
+    createSite: {
       path: {
         mid: string;
       };
@@ -459,26 +377,16 @@ export interface PaymentRescueApi {
          */
         allowedOrigins: string[];
       };
-      /**
-       * The site.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: Site;
     };
-    getV1MerchantsMidSitesSiteIdWidget: {
+    getSiteWidget: {
       path: {
         mid: string;
         siteId: string;
       };
-      /**
-       * The widget configuration.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: SiteWidget;
     };
-    putV1MerchantsMidSitesSiteIdWidget: {
+    updateSiteWidget: {
       path: {
         mid: string;
         siteId: string;
@@ -502,49 +410,39 @@ export interface PaymentRescueApi {
           forms?: string[];
         };
       };
-      /**
-       * The widget configuration.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: SiteWidget;
     };
-    getWidgetFcJs: {
+    getWidgetLoader: {
       response: null;
     };
-    getWidgetFcHashJs: {
+    getWidgetScript: {
       path: {
         hash: string;
       };
       response: null;
     };
-    optionsV1WidgetMidSiteIdConfig: {
+    preflightWidgetConfig: {
       path: {
         mid: string;
         siteId: string;
       };
       response: null;
     };
-    getV1WidgetMidSiteIdConfig: {
+    getWidgetConfig: {
       path: {
         mid: string;
         siteId: string;
       };
-      /**
-       * Widget configuration.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: WidgetConfig;
     };
-    optionsV1WidgetMidSiteIdSignals: {
+    preflightWidgetSignals: {
       path: {
         mid: string;
         siteId: string;
       };
       response: null;
     };
-    postV1WidgetMidSiteIdSignals: {
+    sendWidgetSignals: {
       path: {
         mid: string;
         siteId: string;
@@ -610,26 +508,18 @@ export interface PaymentRescueApi {
             }
         )[];
       };
-      response: {
-        senseKey: string;
-        accepted: number;
-      };
+      response: SignalsAccepted;
     };
-    postV1AdminPartners: {
+    createPartner: {
       requestBody: {
         name: string;
         apiKey?: {
           name: string;
         };
       };
-      /**
-       * `{ pid, name, createdAt, apiKey: { ...API key, secret } }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: PartnerWithKey;
     };
-    postV1MerchantsMidTokenizationKeys: {
+    createTokenizationKey: {
       path: {
         mid: string;
       };
@@ -638,42 +528,34 @@ export interface PaymentRescueApi {
       };
       response: TokenizationKeyWithKey;
     };
-    getV1MerchantsMidTokenizationKeys: {
+    listTokenizationKeys: {
       path: {
         mid: string;
       };
-      /**
-       * `{ mid, data: [tokenization key] }`.
-       */
-      response: {
-        data: {
-          [k: string]: unknown | undefined;
-        }[];
-        [k: string]: unknown | undefined;
-      };
+      response: TokenizationKeyList;
     };
-    getV1MerchantsMidTokenizationKeysId: {
+    getTokenizationKey: {
       path: {
         mid: string;
         id: string;
       };
       response: TokenizationKey;
     };
-    deleteV1MerchantsMidTokenizationKeysId: {
+    revokeTokenizationKey: {
       path: {
         mid: string;
         id: string;
       };
       response: TokenizationKey;
     };
-    getV1MerchantsMidSitesSiteId: {
+    getSite: {
       path: {
         mid: string;
         siteId: string;
       };
       response: Site;
     };
-    putV1MerchantsMidSitesSiteId: {
+    updateSite: {
       path: {
         mid: string;
         siteId: string;
@@ -688,7 +570,7 @@ export interface PaymentRescueApi {
       };
       response: Site;
     };
-    postV1Webhooks: {
+    createWebhookEndpoint: {
       requestBody: {
         url: string;
         /**
@@ -700,18 +582,16 @@ export interface PaymentRescueApi {
       };
       response: WebhookEndpointWithSecret;
     };
-    getV1Webhooks: {
-      response: {
-        data: WebhookEndpoint[];
-      };
+    listWebhookEndpoints: {
+      response: WebhookEndpointList;
     };
-    getV1WebhooksId: {
+    getWebhookEndpoint: {
       path: {
         id: string;
       };
       response: WebhookEndpoint;
     };
-    putV1WebhooksId: {
+    updateWebhookEndpoint: {
       path: {
         id: string;
       };
@@ -727,90 +607,60 @@ export interface PaymentRescueApi {
       };
       response: WebhookEndpoint;
     };
-    deleteV1WebhooksId: {
+    deleteWebhookEndpoint: {
       path: {
         id: string;
       };
-      response: {
-        id: string;
-        deleted: true;
-      };
+      response: WebhookEndpointDeleted;
     };
-    postV1WebhooksIdRotateSecret: {
+    rotateWebhookSecret: {
       path: {
         id: string;
       };
       requestBody?: {
         activatesAt?: 'now' | string;
       };
-      response: WebhookEndpointWithSecret;
+      response: RotatedWebhookEndpoint;
     };
-    getV1WebhooksIdDeliveries: {
+    listWebhookDeliveries: {
       path: {
         id: string;
       };
       query?: {
         limit?: number;
       };
-      /**
-       * `{ endpointId, data }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: DeliveryLog;
     };
-    getV1Events: {
+    listEvents: {
       query?: {
         since?: string;
         starting_after?: string;
         limit?: number;
       };
-      /**
-       * `{ data, next }`.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: EventPage;
     };
-    postV1EventsEventIdResend: {
+    resendEvent: {
       path: {
         eventId: string;
       };
-      /**
-       * The resend.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+      response: EventResent;
     };
-    postV1WebhooksIdTest: {
+    sendTestEvent: {
       path: {
         id: string;
       };
       requestBody?: {
         event?: string;
       };
-      response: {
-        deliveryId: string;
-        eventId: string;
-        endpointId: string;
-        event: string;
-        isTest: true;
-        [k: string]: unknown | undefined;
-      };
+      response: TestEventQueued;
     };
-    getV1OpenapiJson: {
-      /**
-       * OpenAPI 3.1.
-       */
-      response: {
-        [k: string]: unknown | undefined;
-      };
+    getOpenApiDocument: {
+      response: OpenApiDocument;
     };
-    getDocs: {
+    getReferencePage: {
       response: null;
     };
-    getDocsReferenceJs: {
+    getReferenceRenderer: {
       response: null;
     };
   };
@@ -1442,6 +1292,230 @@ export interface AccessToken {
 }
 /**
  * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "ApiKeyWithSecret".
+ */
+export interface ApiKeyWithSecret {
+  id: string;
+  /**
+   * The `client_id` of POST /v1/oauth2/token (the same as `id`).
+   */
+  clientId: string;
+  ownerType: 'merchant' | 'partner';
+  pid: string;
+  mid: string | null;
+  name: string;
+  description: string | null;
+  scopes: ('payments' | 'api_keys' | 'settings' | 'webhooks')[];
+  status: 'active' | 'revoked';
+  /**
+   * `...` and the last four characters of the secret.
+   */
+  secretHint: string | null;
+  /**
+   * Until then the secret before a rotation still works.
+   */
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  revokedAt: string | null;
+  /**
+   * The `client_secret`; shown only on creation and rotation.
+   */
+  secret: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "ApiKeyList".
+ */
+export interface ApiKeyList {
+  mid: string | null;
+  data: ApiKey[];
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "ApiKey".
+ */
+export interface ApiKey {
+  id: string;
+  /**
+   * The `client_id` of POST /v1/oauth2/token (the same as `id`).
+   */
+  clientId: string;
+  ownerType: 'merchant' | 'partner';
+  pid: string;
+  mid: string | null;
+  name: string;
+  description: string | null;
+  scopes: ('payments' | 'api_keys' | 'settings' | 'webhooks')[];
+  status: 'active' | 'revoked';
+  /**
+   * `...` and the last four characters of the secret.
+   */
+  secretHint: string | null;
+  /**
+   * Until then the secret before a rotation still works.
+   */
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  revokedAt: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "VaultedCard".
+ */
+export interface VaultedCard {
+  /**
+   * Send it as `paymentMethod.token` (or `card.token`) to POST /v1/evaluate.
+   */
+  token: string;
+  brand: 'visa' | 'mastercard' | 'amex' | 'discover' | 'diners' | 'jcb';
+  /**
+   * The first six digits.
+   */
+  bin: string;
+  last4: string;
+  expiryMonth: number;
+  expiryYear: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "SpreedlyVaultedCard".
+ */
+export interface SpreedlyVaultedCard {
+  transaction: {
+    succeeded: true;
+    on_test_gateway: boolean;
+    created_at: string;
+    updated_at: string;
+    payment_method_added: true;
+    payment_method: {
+      token: string;
+      created_at: string;
+      updated_at: string;
+      test: boolean;
+      last_four_digits: string;
+      first_six_digits: string;
+      card_type: 'visa' | 'mastercard' | 'amex' | 'discover' | 'diners' | 'jcb';
+      first_name: string | null;
+      last_name: string | null;
+      month: number;
+      year: number;
+      payment_method_type: 'credit_card';
+      verification_value: null;
+      number: null;
+      [k: string]: unknown | undefined;
+    };
+    [k: string]: unknown | undefined;
+  };
+  success: true;
+  result: null;
+  status: null;
+  statusCode: null;
+  errors: unknown[];
+  customProperties: {
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "ChallengeAnswer".
+ */
+export interface ChallengeAnswer {
+  orderId: string;
+  /**
+   * The order's status number.
+   */
+  status: number;
+  statusName: string;
+  outcome: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * docs/webhooks.md#partner-applications.
+ *
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "Application".
+ */
+export interface Application {
+  id: string;
+  pid: string;
+  status: 'DRAFT' | 'SUBMITTED' | 'APPROVED' | 'DECLINED' | 'CONVERTED' | 'CANCELED';
+  business: {
+    legalName: string;
+    contactEmail: string;
+    website?: string;
+    country?: string;
+    siteOrigins?: string[];
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * Set on conversion.
+   */
+  mid: string | null;
+  decisionReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "ApplicationList".
+ */
+export interface ApplicationList {
+  data: Application[];
+}
+/**
+ * The application, and this once the new merchant's site and tokenization key (with `key`).
+ *
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "ConvertedApplication".
+ */
+export interface ConvertedApplication {
+  id: string;
+  pid: string;
+  status: 'DRAFT' | 'SUBMITTED' | 'APPROVED' | 'DECLINED' | 'CONVERTED' | 'CANCELED';
+  business: {
+    legalName: string;
+    contactEmail: string;
+    website?: string;
+    country?: string;
+    siteOrigins?: string[];
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * Set on conversion.
+   */
+  mid: string | null;
+  decisionReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  merchant: {
+    mid: string;
+    site: Site;
+    tokenizationKey: TokenizationKeyWithKey;
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "Site".
+ */
+export interface Site {
+  siteId: string;
+  mid: string;
+  name: string;
+  allowedOrigins: string[];
+  createdAt: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
  * via the `definition` "TokenizationKeyWithKey".
  */
 export interface TokenizationKeyWithKey {
@@ -1463,6 +1537,170 @@ export interface TokenizationKeyWithKey {
 }
 /**
  * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "Dispute".
+ */
+export interface Dispute {
+  id: string;
+  kind: 'chargeback' | 'early_warning';
+  orderId?: string;
+  status: 'received' | 'reversed';
+  eventData:
+    | {
+        DisputeDateTime: string;
+        Reason: string;
+        TransactionId: string;
+        InitialTransactionReference: string | null;
+        /**
+         * Minor units.
+         */
+        Amount: number;
+        Currency: string;
+      }
+    | {
+        DisputeDateTime: string;
+        ReversalDateTime: string;
+        Reason: string;
+        TransactionId: string;
+        InitialTransactionReference: string | null;
+        /**
+         * Minor units.
+         */
+        Amount: number;
+        Currency: string;
+      }
+    | {
+        WarningDateTime: string;
+        Reason: string;
+        TransactionId: string;
+        InitialTransactionReference: string | null;
+        /**
+         * Minor units.
+         */
+        Amount: number;
+        Currency: string;
+      };
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "MerchantSettings".
+ */
+export interface MerchantSettings {
+  mid: string;
+  defaultExpiryHours: number;
+  syncMitWindowHours: number;
+  mitEvaluation: 'async' | 'sync';
+  authorizeCapability: boolean;
+  technicalContactEmail: string | null;
+  captureWindowMinutes: number;
+  /**
+   * null: the environment's default.
+   */
+  processor: ('sandbox' | 'stripe') | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "SiteList".
+ */
+export interface SiteList {
+  mid: string;
+  data: Site[];
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "SiteWidget".
+ */
+export interface SiteWidget {
+  collect: {
+    fingerprint: boolean;
+    interactions: boolean;
+    emailCapture: boolean;
+    formScraping: boolean;
+    routeChanges: boolean;
+    [k: string]: unknown | undefined;
+  };
+  selectors: {
+    email: string[];
+    forms: string[];
+    [k: string]: unknown | undefined;
+  };
+  mid: string;
+  siteId: string;
+  /**
+   * Where the loader script is served.
+   */
+  widgetUrl: string;
+  /**
+   * The HTML to paste into the site's pages.
+   */
+  snippet: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * What the widget collects on this site, and its batch limits.
+ *
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "WidgetConfig".
+ */
+export interface WidgetConfig {
+  collect: {
+    fingerprint: boolean;
+    interactions: boolean;
+    emailCapture: boolean;
+    formScraping: boolean;
+    routeChanges: boolean;
+    [k: string]: unknown | undefined;
+  };
+  selectors: {
+    email: string[];
+    forms: string[];
+    [k: string]: unknown | undefined;
+  };
+  mid: string;
+  siteId: string;
+  limits: {
+    flushIntervalMs: number;
+    maxSignalsPerBatch: number;
+    maxBodyBytes: number;
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "SignalsAccepted".
+ */
+export interface SignalsAccepted {
+  senseKey: string;
+  /**
+   * Signals kept from this batch.
+   */
+  accepted: number;
+}
+/**
+ * The partner and its first API key, with the secret (shown once).
+ *
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "PartnerWithKey".
+ */
+export interface PartnerWithKey {
+  pid: string;
+  name: string;
+  createdAt: string;
+  apiKey: ApiKeyWithSecret;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "TokenizationKeyList".
+ */
+export interface TokenizationKeyList {
+  mid: string;
+  data: TokenizationKey[];
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
  * via the `definition` "TokenizationKey".
  */
 export interface TokenizationKey {
@@ -1476,18 +1714,6 @@ export interface TokenizationKey {
   keyHint: string | null;
   createdAt: string;
   revokedAt: string | null;
-  [k: string]: unknown | undefined;
-}
-/**
- * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
- * via the `definition` "Site".
- */
-export interface Site {
-  siteId: string;
-  mid: string;
-  name: string;
-  allowedOrigins: string[];
-  createdAt: string;
   [k: string]: unknown | undefined;
 }
 /**
@@ -1519,6 +1745,13 @@ export interface WebhookEndpointWithSecret {
 }
 /**
  * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "WebhookEndpointList".
+ */
+export interface WebhookEndpointList {
+  data: WebhookEndpoint[];
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
  * via the `definition` "WebhookEndpoint".
  */
 export interface WebhookEndpoint {
@@ -1538,6 +1771,168 @@ export interface WebhookEndpoint {
   secretActivatesAt?: string | null;
   createdAt: string;
   updatedAt: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "WebhookEndpointDeleted".
+ */
+export interface WebhookEndpointDeleted {
+  id: string;
+  deleted: true;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "RotatedWebhookEndpoint".
+ */
+export interface RotatedWebhookEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  mid: string | null;
+  pid: string | null;
+  failingSince: string | null;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  /**
+   * When a rotated secret starts signing.
+   */
+  secretActivatesAt?: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /**
+   * Base64 of 32 bytes; shown only on creation and rotation.
+   */
+  secret: string;
+  /**
+   * When the new secret starts signing (the old one signs until then).
+   */
+  activatesAt: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "DeliveryLog".
+ */
+export interface DeliveryLog {
+  endpointId: string;
+  data: {
+    deliveryId: string;
+    eventId: string;
+    event: string;
+    status: 'pending' | 'delivered' | 'failed' | 'stopped';
+    nextAttemptAt: string | null;
+    deliveredAt: string | null;
+    attempts: {
+      attempt: number;
+      isResent: boolean;
+      startedAt: string;
+      statusCode: number | null;
+      latencyMs: number | null;
+      error: string | null;
+      succeeded: boolean;
+      [k: string]: unknown | undefined;
+    }[];
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "EventPage".
+ */
+export interface EventPage {
+  data: EventRecord[];
+  hasMore: boolean;
+  /**
+   * Pass back as `starting_after`: every event then comes exactly once.
+   */
+  nextCursor: string | null;
+  /**
+   * The older paging (an instant; events at it repeat). Prefer `nextCursor`.
+   */
+  next: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "EventRecord".
+ */
+export interface EventRecord {
+  EventId: string;
+  Event:
+    | 'order.refunded'
+    | 'order.completed'
+    | 'order.cancelled'
+    | 'order.expired'
+    | 'order.capturerequired'
+    | 'payment.chargeback.received'
+    | 'payment.chargeback.reversed'
+    | 'payment.early_warning.received'
+    | 'challenge.presented'
+    | 'challenge.attempted'
+    | 'challenge.passed'
+    | 'challenge.failed'
+    | 'application.submitted'
+    | 'application.canceled'
+    | 'application.approved'
+    | 'application.declined'
+    | 'application.converted';
+  TimeStamp: string;
+  /**
+   * The event's EventData (the `webhooks` section types each).
+   */
+  EventData: {
+    [k: string]: unknown | undefined;
+  };
+  Mid: string | null;
+  Pid: string;
+  ExternalOrderId: string | null;
+  OrderId: string | null;
+  ConfirmationId: string | null;
+  IsTestMode: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "EventResent".
+ */
+export interface EventResent {
+  eventId: string;
+  deliveries: {
+    deliveryId: string;
+    endpointId: string;
+  }[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "TestEventQueued".
+ */
+export interface TestEventQueued {
+  deliveryId: string;
+  eventId: string;
+  endpointId: string;
+  event: string;
+  isTest: true;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This document (OpenAPI 3.1).
+ *
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "OpenApiDocument".
+ */
+export interface OpenApiDocument {
+  openapi: string;
+  info: {
+    [k: string]: unknown | undefined;
+  };
+  paths: {
+    [k: string]: unknown | undefined;
+  };
   [k: string]: unknown | undefined;
 }
 /**
@@ -1632,6 +2027,10 @@ export interface Error {
       field: string;
       message: string;
     }[];
+    /**
+     * The error's entry in docs/errors.md.
+     */
+    doc_url: string;
     requestId: string;
     [k: string]: unknown | undefined;
   };
@@ -1648,5 +2047,13 @@ export interface OAuthError {
   id: string;
   name: string;
   field?: string;
+  /**
+   * The error's entry in docs/errors.md (RFC 6749).
+   */
+  error_uri: string;
+  /**
+   * The same link, named as in the other errors.
+   */
+  doc_url: string;
   requestId: string;
 }

@@ -1,6 +1,7 @@
 import { evaluateRequest } from '../../../domain/orders/evaluate-request';
 import { captureBody, optionalKeyBody, refundBody } from '../../routes/orders';
 import { outcomeBody } from '../../routes/outcome';
+import * as example from '../examples/orders';
 import { type Operation, PAYMENT_ERRORS } from '../registry';
 import { captureAnswer, evaluateAnswer, order, refundAnswer } from '../schemas';
 
@@ -14,12 +15,15 @@ export const orderOperations: Operation[] = [
     ...payments,
     method: 'post',
     path: '/v1/evaluate',
+    operationId: 'evaluate',
+    idempotent: true,
     summary: 'Evaluate a declined transaction',
     description:
       'Answers APPROVED, DECLINED, CHALLENGE, SUBMITTED (async MIT) or CAPTUREREQUIRED in `status`. ' +
       'A DECLINED evaluate is HTTP 200. docs/orders.md; the FlexCharge dialect: docs/compatibility.md.',
     body: evaluateRequest,
-    responses: { 200: { description: 'The decision', body: evaluateAnswer } },
+    example: example.evaluateRequest,
+    responses: { 200: { description: 'The decision', body: evaluateAnswer, example: example.evaluateAnswer } },
     errors: [
       ...PAYMENT_ERRORS,
       'malformed_json',
@@ -43,9 +47,12 @@ export const orderOperations: Operation[] = [
     ...payments,
     method: 'post',
     path: '/v1/capture',
+    operationId: 'capture',
+    idempotent: true,
     summary: 'Capture a CAPTUREREQUIRED order',
     body: captureBody,
-    responses: { 200: { description: 'Captured', body: captureAnswer } },
+    example: example.captureRequest,
+    responses: { 200: { description: 'Captured', body: captureAnswer, example: example.captureAnswer } },
     errors: [
       ...PAYMENT_ERRORS,
       'validation_failed',
@@ -61,8 +68,11 @@ export const orderOperations: Operation[] = [
     ...payments,
     method: 'post',
     path: '/v1/orders/:id/cancel',
+    operationId: 'cancelOrder',
+    idempotent: true,
     summary: 'Cancel an order',
     body: optionalKeyBody,
+    example: example.cancelRequest,
     responses: { 200: { description: 'Cancelled (empty body)' } },
     errors: [...PAYMENT_ERRORS, 'validation_failed', 'order_not_found', ...idempotency, 'order_not_cancellable'],
   },
@@ -70,8 +80,11 @@ export const orderOperations: Operation[] = [
     ...payments,
     method: 'post',
     path: '/v1/orders/:externalOrderId/external-cancel',
+    operationId: 'externalCancelOrder',
+    idempotent: true,
     summary: "Cancel an order by the merchant's own id",
     body: optionalKeyBody,
+    example: example.cancelRequest,
     responses: { 200: { description: 'Cancelled (empty body)' } },
     errors: [...PAYMENT_ERRORS, 'validation_failed', 'order_not_found', ...idempotency, 'order_not_cancellable'],
   },
@@ -79,9 +92,12 @@ export const orderOperations: Operation[] = [
     ...payments,
     method: 'post',
     path: '/v1/orders/:id/refund',
+    operationId: 'refundOrder',
+    idempotent: true,
     summary: 'Refund a completed order, fully or partly',
     body: refundBody,
-    responses: { 200: { description: 'Refunded', body: refundAnswer } },
+    example: example.refundRequest,
+    responses: { 200: { description: 'Refunded', body: refundAnswer, example: example.refundAnswer } },
     errors: [
       ...PAYMENT_ERRORS,
       'validation_failed',
@@ -98,18 +114,21 @@ export const orderOperations: Operation[] = [
     ...payments,
     method: 'get',
     path: '/v1/orders/:id',
+    operationId: 'getOrder',
     summary: 'Look up an order',
-    responses: { 200: { description: 'The order', body: order } },
+    responses: { 200: { description: 'The order', body: order, example: example.order } },
     errors: [...PAYMENT_ERRORS, 'order_not_found'],
   },
   {
     ...payments,
     method: 'post',
     path: '/v1/outcome',
+    operationId: 'getOutcome',
     summary: 'Look up an order (deprecated alias of GET /v1/orders/{id})',
     deprecated: true,
     body: outcomeBody,
-    responses: { 200: { description: 'The order', body: order } },
+    example: example.outcomeRequest,
+    responses: { 200: { description: 'The order', body: order, example: example.order } },
     errors: [...PAYMENT_ERRORS, 'validation_failed', 'order_not_found'],
   },
 ];

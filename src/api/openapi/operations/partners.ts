@@ -3,30 +3,37 @@ import * as admin from '../../routes/admin';
 import * as applications from '../../routes/applications';
 import * as challenges from '../../routes/challenges';
 import * as tokenize from '../../routes/tokenize';
+import {
+  application,
+  applicationList,
+  challengeAnswer,
+  convertedApplication,
+  dispute,
+  tokenizeAnswer,
+} from '../answers/partners';
+import * as example from '../examples/partners';
 import { BEARER_ERRORS, type Operation } from '../registry';
-import { list, object } from '../schemas';
 
 const apps = { tag: 'Applications', auth: 'bearer' } as const;
 const back = { tag: 'Back office', auth: 'admin' } as const;
-const application = object('The application (docs/webhooks.md#partner-applications).');
-const converted = object(
-  'The application, with `merchant: { mid, site, tokenizationKey: { ...key, key } }` (the key shown this once).',
-);
-const dispute = object('`{ id, kind, orderId, status, eventData }`.');
+/** What an application is after each action, for the examples. */
+const after = { submit: example.submitted, cancel: { ...example.application, status: 'CANCELED' } } as const;
 
 /** Tokenization, challenges, partner applications and the operators' back office. */
 export const partnerOperations: Operation[] = [
   {
     method: 'post',
     path: '/v1/tokenize',
+    operationId: 'tokenize',
     tag: 'Tokenization',
     auth: 'tokenizationKeyOrBearer',
     summary: 'Vault a card number, get a token',
     description: "Our body, or Spreedly's `payment_method.credit_card` dialect (docs/compatibility.md).",
     body: z.union([tokenize.ours, tokenize.spreedly]),
+    example: example.tokenizeRequest,
     responses: {
-      200: { description: 'The card was already vaulted', body: object('The token.') },
-      201: { description: 'Vaulted', body: object('The token.') },
+      200: { description: 'The card was already vaulted', body: tokenizeAnswer, example: example.vaultedCard },
+      201: { description: 'Vaulted', body: tokenizeAnswer, example: example.vaultedCard },
     },
     errors: [
       'invalid_tokenization_key',
@@ -42,12 +49,13 @@ export const partnerOperations: Operation[] = [
   {
     method: 'post',
     path: '/v1/challenges/:orderSessionKey/:result',
+    operationId: 'submitChallengeResult',
     tag: 'Orders',
     auth: 'none',
     summary: "The cardholder challenge's result",
     params: challenges.params.shape,
     responses: {
-      200: { description: "The order's status", body: object('`{ orderId, status, statusName, outcome }`.') },
+      200: { description: "The order's status", body: challengeAnswer, example: example.challengeAnswer },
     },
     errors: ['validation_failed', 'order_not_found', 'order_not_in_challenge', 'rate_limited', 'order_outcome_pending'],
   },
@@ -55,51 +63,67 @@ export const partnerOperations: Operation[] = [
     ...apps,
     method: 'post',
     path: '/v1/applications',
+    operationId: 'createApplication',
     summary: 'Create a merchant application (partners)',
     body: applications.createBody,
-    responses: { 201: { description: 'The application', body: application } },
+    example: example.applicationRequest,
+    responses: { 201: { description: 'The application', body: application, example: example.application } },
     errors: [...BEARER_ERRORS, 'validation_failed'],
   },
   {
     ...apps,
     method: 'get',
     path: '/v1/applications',
+    operationId: 'listApplications',
     summary: "A partner's applications",
     query: applications.listQuery,
-    responses: { 200: { description: 'The applications', body: list('`{ data: [application] }`.') } },
+    responses: { 200: { description: 'The applications', body: applicationList, example: example.applicationList } },
     errors: [...BEARER_ERRORS, 'validation_failed'],
   },
   {
     ...apps,
     method: 'get',
     path: '/v1/applications/:id',
+    operationId: 'getApplication',
     summary: 'Get an application',
-    responses: { 200: { description: 'The application', body: application } },
+    responses: { 200: { description: 'The application', body: application, example: example.submitted } },
     errors: [...BEARER_ERRORS, 'application_not_found'],
   },
   ...(['submit', 'cancel'] as const).map(
     (action): Operation => ({
       ...apps,
+      operationId: `${action}Application`,
       method: 'post',
       path: `/v1/applications/:id/${action}`,
       summary: `${action === 'submit' ? 'Submit' : 'Cancel'} an application`,
       body: applications.decisionBody,
-      responses: { 200: { description: 'The application', body: application } },
+      example: {},
+      responses: { 200: { description: 'The application', body: application, example: after[action] } },
       errors: [...BEARER_ERRORS, 'application_not_found', 'application_transition_not_allowed'],
     }),
   ),
   ...(['approve', 'decline', 'convert'] as const).map(
     (action): Operation => ({
       ...back,
+      operationId: `${action}Application`,
       method: 'post',
       path: `/v1/admin/applications/:id/${action}`,
       summary: `${action[0]?.toUpperCase()}${action.slice(1)} an application (operators)`,
       body: applications.decisionBody,
+      example: example.decisionRequest,
       responses: {
         200:
           action === 'convert'
-            ? { description: "The application, and once the new merchant's site and tokenization key", body: converted }
-            : { description: 'The application', body: application },
+            ? {
+                description: "The application, and once the new merchant's site and tokenization key",
+                body: convertedApplication,
+                example: example.converted,
+              }
+            : {
+                description: 'The application',
+                body: application,
+                example: { ...example.decided, status: action === 'approve' ? 'APPROVED' : 'DECLINED' },
+              },
       },
       errors: ['invalid_admin_token', 'application_not_found', 'application_transition_not_allowed'],
     }),
@@ -107,11 +131,19 @@ export const partnerOperations: Operation[] = [
   ...(['chargebacks', 'early-warnings'] as const).map(
     (kind): Operation => ({
       ...back,
+      operationId: kind === 'chargebacks' ? 'recordChargeback' : 'recordEarlyWarning',
       method: 'post',
       path: `/v1/admin/orders/:orderId/${kind}`,
       summary: `Record a ${kind === 'chargebacks' ? 'chargeback' : 'fraud early warning'} (operators)`,
       body: admin.disputeBody,
-      responses: { 201: { description: 'Recorded; its event is sent', body: dispute } },
+      example: example.disputeRequest,
+      responses: {
+        201: {
+          description: 'Recorded; its event is sent',
+          body: dispute,
+          example: kind === 'chargebacks' ? example.dispute : example.earlyWarning,
+        },
+      },
       errors: ['invalid_admin_token', 'validation_failed', 'order_not_found'],
     }),
   ),
@@ -119,8 +151,9 @@ export const partnerOperations: Operation[] = [
     ...back,
     method: 'post',
     path: '/v1/admin/chargebacks/:id/reverse',
+    operationId: 'reverseChargeback',
     summary: 'Reverse a chargeback (operators)',
-    responses: { 200: { description: 'Reversed; its event is sent', body: dispute } },
+    responses: { 200: { description: 'Reversed; its event is sent', body: dispute, example: example.reversed } },
     errors: ['invalid_admin_token', 'event_not_found', 'chargeback_not_reversible'],
   },
 ];

@@ -5,6 +5,7 @@ import { startHousekeeping } from './housekeeping';
 import { createLogger } from './logger';
 import { startMetricsServer } from './observability/http';
 import { startOutboxRelay } from './outbox-relay';
+import { stopWithParent } from './stop-with-parent';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 
 import {
@@ -20,6 +21,7 @@ export * from './worker-host';
 
 /** Standalone worker process (Docker, production): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
+  stopWithParent();
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, name: 'worker' });
   if (!config.database.url || !config.temporal.address) {

@@ -1,7 +1,7 @@
 /**
  * `npm run test:stops`: `npm start` started and stopped 20 times by each kind of stop (group
  * SIGTERM, group SIGINT, SIGTERM to npm alone), checking each time that no process is left and
- * Postgres is stopped (test/stops). About 20 minutes, so not part of `npm test`, which runs two of
+ * Postgres is stopped (test/stops). About 15 minutes (13 on a busy 2-core machine), so not part of `npm test`, which runs two of
  * each (test/api/npm-start-stops.test.ts); `.ci/run` runs it after test:cluster. Every start
  * brings its own Postgres and Temporal: no global setup.
  */

@@ -5,6 +5,7 @@ import type { Db } from '../src/db/knex';
 import { freePort } from './cluster/free-ports';
 import { ManagedProcess } from './cluster/processes';
 import { startRoundRobinProxy } from './cluster/proxy';
+import type { Stoppable } from './stop-in-order';
 
 /**
  * `npm start`'s process layout, as production runs it: one worker process (src/worker.ts) and
@@ -13,8 +14,6 @@ import { startRoundRobinProxy } from './cluster/proxy';
  * the cluster's round-robin proxy on HOST:PORT. Their logs go to stdout (and $DATA_DIR/logs). A
  * process that dies is restarted, as a supervisor would.
  */
-
-type Stops = Array<{ name: string; stop: () => Promise<unknown> }>;
 
 export interface ServiceProcesses {
   worker: ManagedProcess;
@@ -31,7 +30,7 @@ export async function startServiceProcesses(opts: {
   adminToken: string | undefined;
   /** The launcher's pool: a worker counts as started once its heartbeat row is there. */
   db: Db;
-  stops: Stops;
+  stops: Stoppable[];
   say: (line: string) => void;
 }): Promise<ServiceProcesses> {
   const { config, say } = opts;
@@ -62,7 +61,6 @@ export async function startServiceProcesses(opts: {
       logFile: path.join(logDir, `${name}.log`),
       autoRestart: true,
       echo: true,
-      ownProcessGroup: true,
       say,
       ready,
     });

@@ -10,6 +10,7 @@ import { connectTemporalClient } from '../src/temporal/connect';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { runUntilSignalled } from './run-until-signalled';
 import { startServiceProcesses } from './service-processes';
+import { type Stoppable, stopInOrder } from './stop-in-order';
 import { ensureTemporalCli } from './tools/temporal-cli';
 import { startTemporalDevServer } from './tools/temporal-dev-server';
 
@@ -18,10 +19,10 @@ import { startTemporalDevServer } from './tools/temporal-dev-server';
  * Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS), migrations, search attributes,
  * the sandbox seed here; then, as production runs them, a worker process and API_PROCESSES API
  * processes (scripts/service-processes.ts). SIGINT/SIGTERM stop everything, children included,
- * in reverse order.
+ * in reverse order (scripts/run-until-signalled.ts: the stack runs in a session of its own).
  */
 
-const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
+const stops: Stoppable[] = [];
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 
 async function main(): Promise<void> {
@@ -122,14 +123,8 @@ async function startTemporal(config: Config): Promise<{ address: string; uiUrl: 
   return { address: env.address, uiUrl: `http://127.0.0.1:${options.uiPort}` };
 }
 
-let stopping = false;
 async function stopAll(code: number): Promise<never> {
-  if (stopping) process.exit(code);
-  stopping = true;
-  for (const { name, stop } of stops.reverse()) {
-    say(`stopping ${name}`);
-    await stop().catch((err: unknown) => say(`  ${name}: ${err instanceof Error ? err.message : String(err)}`));
-  }
+  await stopInOrder(stops, say);
   say('stopped');
   process.exit(code);
 }

@@ -6,6 +6,7 @@ import { createLogger } from './logger';
 import { startMetricsServer } from './observability/http';
 import { startWorkerHealthServer } from './observability/worker-health';
 import { startOutboxRelay } from './outbox-relay';
+import { stopWithParent } from './stop-with-parent';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 
 import {
@@ -21,6 +22,7 @@ export * from './worker-host';
 
 /** Standalone worker process (Docker, production): needs DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main(): Promise<void> {
+  stopWithParent();
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, name: 'worker' });
   if (!config.database.url || !config.temporal.address) {

@@ -9,6 +9,7 @@ import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { createLogger } from '../../src/logger';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
+import { type Stoppable, stopInOrder } from '../stop-in-order';
 import { ensureTemporalUiServer, requireTemporalServerTools, TEMPORAL_SERVER_VERSION } from '../tools/temporal-server';
 import { ManagedProcess } from './processes';
 import { type RoundRobinProxy, startRoundRobinProxy } from './proxy';
@@ -66,13 +67,8 @@ export interface ClusterHandle {
  */
 export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle> {
   const say = opts.say ?? (() => {});
-  const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
-  const stopAll = async () => {
-    for (const { name, stop } of stops.splice(0).reverse()) {
-      say(`stopping ${name}`);
-      await stop().catch((err: unknown) => say(`  ${name}: ${err instanceof Error ? err.message : String(err)}`));
-    }
-  };
+  const stops: Stoppable[] = [];
+  const stopAll = () => stopInOrder(stops, say);
   opts.onStoppable?.(stopAll);
   try {
     const logDir = path.join(opts.directory, 'logs');
@@ -220,7 +216,7 @@ async function startUi(
   opts: ClusterOptions,
   temporalAddress: string,
   directory: string,
-  stops: Array<{ name: string; stop: () => Promise<unknown> }>,
+  stops: Stoppable[],
   say: (line: string) => void,
 ): Promise<string | undefined> {
   const uiServer = await ensureTemporalUiServer();

@@ -26,12 +26,6 @@ export interface ManagedProcessOptions {
   echo?: boolean;
   /** Started once this answers true (asked every 250 ms), or once it logs its ready line. */
   ready?: (pid: number) => Promise<boolean>;
-  /**
-   * Its own process group: a terminal's Ctrl-C reaches only the launcher, which then stops its
-   * processes in order (APIs drain, then the worker) instead of each stopping, and being
-   * restarted, on its own.
-   */
-  ownProcessGroup?: boolean;
 }
 
 /**
@@ -65,8 +59,9 @@ export class ManagedProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', entry.file], {
       cwd: ROOT,
       env: this.opts.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: this.opts.ownProcessGroup ?? false,
+      // The channel closes when this process dies, even by SIGKILL: the child then stops itself
+      // (src/stop-with-parent.ts) rather than run on with no one to stop it.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     this.child = child;
     this.starts += 1;

@@ -62,7 +62,6 @@ async function main(): Promise<void> {
 }
 
 async function stopAll(code: number): Promise<never> {
-  if (stopping) process.exit(code);
   stopping = true;
   await stopCluster?.();
   say('stopped');

@@ -4,6 +4,7 @@ import { createDb } from '../db/knex';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
 import { startMetricsServer } from '../observability/http';
+import { stopWithParent } from '../stop-with-parent';
 import { connectTemporalClient } from '../temporal/connect';
 import { type AppDeps, createApp, type RescueApp } from './app';
 import { limitConnectionsPerAddress } from './connection-limit';
@@ -75,6 +76,7 @@ export async function closeServer(server: Server): Promise<void> {
  * `npm start` runs the whole stack instead (scripts/start.ts).
  */
 async function main(): Promise<void> {
+  stopWithParent();
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, name: 'api' });
   if (!config.database.url || !config.temporal.address) {

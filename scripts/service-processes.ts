@@ -4,7 +4,7 @@ import type { Config } from '../src/config';
 import type { Db } from '../src/db/knex';
 import { freePort } from './cluster/free-ports';
 import { ManagedProcess } from './cluster/processes';
-import { startRoundRobinProxy } from './cluster/proxy';
+import { BEHIND_LOCAL_PROXY, startRoundRobinProxy } from './cluster/proxy';
 import type { Stoppable } from './stop-in-order';
 
 /**
@@ -76,7 +76,7 @@ export async function startServiceProcesses(opts: {
       single ? 'api' : `api-${i + 1}`,
       // The SDK's exporter is the worker's; one METRICS_PORT cannot serve several API processes.
       single ? ['TEMPORAL_METRICS_BIND_ADDRESS'] : ['TEMPORAL_METRICS_BIND_ADDRESS', 'METRICS_PORT'],
-      { PORT: String(port), ...(single ? {} : { HOST: '127.0.0.1' }) }, // several: behind the proxy
+      { PORT: String(port), ...(single ? {} : BEHIND_LOCAL_PROXY) },
       async () => (await fetch(`http://127.0.0.1:${port}/v1/health/live`).catch(() => undefined))?.status === 200,
     ),
   );

@@ -12,7 +12,7 @@ import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { type Stoppable, stopInOrder } from '../stop-in-order';
 import { ensureTemporalUiServer, requireTemporalServerTools, TEMPORAL_SERVER_VERSION } from '../tools/temporal-server';
 import { ManagedProcess } from './processes';
-import { type RoundRobinProxy, startRoundRobinProxy } from './proxy';
+import { BEHIND_LOCAL_PROXY, type RoundRobinProxy, startRoundRobinProxy } from './proxy';
 import { postgresTarget, startTemporalCluster, waitForSearchAttribute } from './temporal-cluster';
 
 export interface ClusterOptions {
@@ -144,7 +144,7 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_NAMESPACE: opts.namespace,
       TEMPORAL_TASK_QUEUE: opts.taskQueue,
-      HOST: '127.0.0.1',
+      ...BEHIND_LOCAL_PROXY,
       PUBLIC_BASE_URL: apiUrl,
       MIGRATE_ON_START: 'false',
       LOG_LEVEL: opts.logLevel ?? 'info',

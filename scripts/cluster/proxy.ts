@@ -1,5 +1,15 @@
 import net from 'node:net';
 
+/**
+ * Several API processes listen on loopback behind the round-robin proxy, where every client's
+ * connection arrives from 127.0.0.1: a per-address cap there would be one cap for everyone, so it
+ * is the total (docs/deployment.md#connections).
+ */
+export const BEHIND_LOCAL_PROXY = {
+  HOST: '127.0.0.1',
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: process.env.HTTP_MAX_CONNECTIONS ?? '2000',
+};
+
 export interface Backend {
   host: string;
   port: number;

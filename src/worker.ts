@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     config.metrics.port === undefined
       ? undefined
       : await startMetricsServer(
-          config.host,
+          '0.0.0.0', // scraped from outside its container (compose sets no HOST for the worker)
           config.metrics.port,
           config.metrics.token,
           sdkMetrics ? sdkMetricsSource(sdkMetrics) : undefined,

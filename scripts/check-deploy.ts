@@ -17,6 +17,10 @@ import { LOW_LATENCY } from './tools/temporal-dev-server';
  *   config` too when one is installed; its Temporal server's dynamic config holds every setting of
  *   the dev server's (LOW_LATENCY); plus the rules of issue 13 (no auto-setup image, no tctl,
  *   api and worker after the one-shot migration).
+ * - Monitoring (deploy/helm/payment-rescue/files): the Prometheus rules file parses (YAML) into
+ *   rule groups of the rule-file format (check-jsonschema, scripts/check-deploy/), every alert
+ *   has its entry in docs/runbook.md, the Grafana dashboard is JSON with a query in every panel;
+ *   the chart renders them as a PrometheusRule and a grafana_dashboard ConfigMap when enabled.
  * - docker/Dockerfile and .dockerignore: Node 22, multi-stage, non-root, HEALTHCHECK, prebuilt
  *   workflow bundle; the context leaves out .data, node_modules, .git.
  *
@@ -30,6 +34,10 @@ const CHECK_JSONSCHEMA_VERSION = '0.39.0';
 const CHART = path.join(ROOT, 'deploy/helm/payment-rescue');
 const COMPOSE = path.join(ROOT, 'docker/docker-compose.yml');
 const KUBE_VERSION = '1.30.0';
+const RULES = path.join(CHART, 'files/prometheus-rules.yaml');
+const DASHBOARD = path.join(CHART, 'files/grafana-dashboard.json');
+const RUNBOOK = path.join(ROOT, 'docs/runbook.md');
+const RULES_SCHEMA = path.join(ROOT, 'scripts/check-deploy/prometheus-rules.schema.json');
 
 const failures: string[] = [];
 const ok = (what: string) => process.stdout.write(`[check:deploy] ok    ${what}\n`);
@@ -120,10 +128,12 @@ async function checkHelm(): Promise<void> {
     'temporal.tls.enabled=true,temporal.tls.secretName=temporal-mtls,temporal.tls.serverName=temporal.example.com',
     '--set',
     'serviceMonitor.enabled=true,secret.existingSecret=rescue-env,worker.autoscaling.enabled=false',
+    '--set',
+    'prometheusRule.enabled=true,grafanaDashboard.enabled=true',
   ]);
   check(
     all.code === 0,
-    `helm template (TLS, ServiceMonitor, existing Secret, no HPA)${all.code === 0 ? '' : `\n${all.out}`}`,
+    `helm template (TLS, ServiceMonitor, rules, dashboard, existing Secret, no HPA)${all.code === 0 ? '' : `\n${all.out}`}`,
   );
   const missingTlsSecret = await run(helm, [...base, '--set', 'temporal.tls.enabled=true']);
   check(missingTlsSecret.code !== 0, 'helm template refuses TLS without temporal.tls.secretName');
@@ -151,7 +161,6 @@ async function checkHelm(): Promise<void> {
   check(/readinessProbe:[\s\S]*?path: \/v1\/health\/ready/.test(api), 'api readiness probe on /v1/health/ready');
   check(/name: MIGRATE_ON_START\s+value: "false"/.test(api), 'api does not migrate on start');
   const worker = docs.find((d) => d.name.endsWith('-worker') && d.kind === 'Deployment')?.text ?? '';
-  check(worker.includes('TEMPORAL_METRICS_BIND_ADDRESS'), 'worker exports the SDK metrics');
   // The worker's own probes: its process and Temporal workers, never the SDK exporter (own threads).
   const healthPort = /name: WORKER_HEALTH_PORT\s+value: "(\d+)"/.exec(worker)?.[1];
   check(
@@ -167,8 +176,19 @@ async function checkHelm(): Promise<void> {
     /readinessProbe:[\s\S]*?path: \/health\/ready\s+port: health/.test(worker),
     'worker readiness probe on /health/ready',
   );
-  // The order and webhook counters are kept by the worker's activities: only its METRICS_PORT serves them.
-  check(/name: METRICS_PORT\s+value: "\d+"/.test(worker), 'worker serves its own counters (METRICS_PORT)');
+  // The worker's counters and the SDK's on its METRICS_PORT, the API's on its own: never the API port.
+  const workerMetricsPort = /name: METRICS_PORT\s+value: "(\d+)"/.exec(worker)?.[1];
+  check(
+    workerMetricsPort !== undefined &&
+      new RegExp(`name: metrics\\s+containerPort: ${workerMetricsPort}\\b`).test(worker),
+    'worker serves its metrics (its counters and the SDK\'s) on METRICS_PORT, the container port "metrics"',
+  );
+  const apiMetricsPort = /name: METRICS_PORT\s+value: "(\d+)"/.exec(api)?.[1];
+  const apiPort = /name: http\s+containerPort: (\d+)/.exec(api)?.[1];
+  check(
+    apiMetricsPort !== undefined && apiMetricsPort !== apiPort,
+    'api serves /metrics on METRICS_PORT, not on its API port',
+  );
   check(
     !/name: memory/.test(docs.find((d) => d.kind === 'HorizontalPodAutoscaler')?.text ?? ''),
     'worker HPA has no memory target (memory follows the cache bound)',
@@ -190,10 +210,66 @@ async function checkHelm(): Promise<void> {
     'TLS values mount the certificate Secret and set the TEMPORAL_TLS_* paths',
   );
   const monitor = withTls.find((d) => d.kind === 'ServiceMonitor')?.text ?? '';
+  check(/port: metrics/.test(monitor), "ServiceMonitor rendered when enabled, scraping every pod's metrics port");
+  const rule = withTls.find((d) => d.kind === 'PrometheusRule')?.text ?? '';
   check(
-    /port: metrics/.test(monitor) && /port: app-metrics/.test(monitor),
-    "ServiceMonitor rendered when enabled, scraping the API's, the SDK's and the worker's own metrics",
+    alertNames(readFileSync(RULES, 'utf8')).every((name) => rule.includes(`alert: ${name}`)),
+    'PrometheusRule rendered when enabled, with every alert of files/prometheus-rules.yaml',
   );
+  const dashboard = withTls.find((d) => d.kind === 'ConfigMap' && d.name.endsWith('-dashboard'))?.text ?? '';
+  check(
+    /grafana_dashboard: "1"/.test(dashboard) && dashboard.includes('"uid": "payment-rescue"'),
+    'Grafana dashboard ConfigMap rendered when enabled, labelled grafana_dashboard',
+  );
+  const none = documents(defaults.out).map((d) => d.kind);
+  check(!none.includes('PrometheusRule'), 'no PrometheusRule unless prometheusRule.enabled');
+}
+
+/** `- alert: Name` entries of a Prometheus rules file. */
+function alertNames(rules: string): string[] {
+  return [...rules.matchAll(/^\s*-\s*alert:\s*(\S+)\s*$/gm)].map((m) => m[1] ?? '');
+}
+
+/** GitHub's heading anchor: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/ /g, '-');
+}
+
+async function checkMonitoring(): Promise<void> {
+  const validator = await ensureCheckJsonschema();
+  const parsed = await run(validator, ['--schemafile', RULES_SCHEMA, RULES]);
+  check(
+    parsed.code === 0,
+    `files/prometheus-rules.yaml parses into Prometheus rule groups${parsed.code ? `\n${parsed.out}` : ''}`,
+  );
+  const rules = readFileSync(RULES, 'utf8');
+  const alerts = alertNames(rules);
+  check(alerts.length > 0, `files/prometheus-rules.yaml: ${alerts.length} alerts`);
+  check(new Set(alerts).size === alerts.length, 'files/prometheus-rules.yaml: alert names are unique');
+  const runbook = readFileSync(RUNBOOK, 'utf8');
+  const anchors = new Set([...runbook.matchAll(/^#{2,4} (.+)$/gm)].map((m) => anchorOf(m[1] ?? '')));
+  for (const alert of alerts) {
+    check(anchors.has(alert.toLowerCase()), `docs/runbook.md has an entry for the alert ${alert}`);
+    check(rules.includes(`runbook: docs/runbook.md#${alert.toLowerCase()}`), `alert ${alert} links its runbook entry`);
+  }
+  let dashboard: {
+    uid?: unknown;
+    panels?: Array<{ type?: string; title?: string; targets?: Array<{ expr?: string }> }>;
+  };
+  try {
+    dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8'));
+  } catch (err) {
+    check(false, `files/grafana-dashboard.json is JSON: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  const graphs = (dashboard.panels ?? []).filter((p) => p.type !== 'row');
+  check(dashboard.uid === 'payment-rescue' && graphs.length > 0, 'Grafana dashboard: uid payment-rescue, panels');
+  const empty = graphs.filter((p) => !p.targets?.length || p.targets.some((t) => !t.expr)).map((p) => p.title);
+  check(empty.length === 0, `Grafana dashboard: every panel has its queries${empty.length ? ` (not: ${empty})` : ''}`);
 }
 
 async function checkCompose(): Promise<void> {
@@ -270,6 +346,7 @@ function checkDockerfile(): void {
 
 async function main(): Promise<void> {
   checkDockerfile();
+  await checkMonitoring();
   await checkCompose();
   await checkHelm();
   if (failures.length) {

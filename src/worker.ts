@@ -4,6 +4,8 @@ import { createDb } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import { createLogger } from './logger';
 import { startMetricsServer } from './observability/http';
+import { sdkMetricsAddress, sdkMetricsSource } from './observability/sdk-metrics';
+import { registerWebhookBacklogGauges } from './observability/webhook-backlog';
 import { startWorkerHealthServer } from './observability/worker-health';
 import { startOutboxRelay } from './outbox-relay';
 import { stopWithParent } from './stop-with-parent';
@@ -29,7 +31,9 @@ async function main(): Promise<void> {
     logger.fatal('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');
     process.exit(1);
   }
-  installTemporalLogging(logger, config.temporal.metricsBindAddress);
+  // The SDK's exporter: where TEMPORAL_METRICS_BIND_ADDRESS says, or on loopback for METRICS_PORT.
+  const sdkMetrics = await sdkMetricsAddress(config.temporal.metricsBindAddress, config.metrics.port);
+  installTemporalLogging(logger, sdkMetrics);
   // The probes answer from the start (alive, not ready) so a slow start is not taken for a hang; on
   // HOST, as the API listens (the chart sets 0.0.0.0 so the kubelet reaches them).
   let workers: Worker[] = [];
@@ -56,10 +60,18 @@ async function main(): Promise<void> {
   );
   const relay = startOutboxRelay({ db, client, taskQueue: config.temporal.webhookTaskQueue, logger });
   const housekeeping = startHousekeeping({ db, logger });
-  // The business counters the activities keep (settled orders, webhook attempts) on METRICS_PORT.
-  const metricsServer = config.metrics.port
-    ? await startMetricsServer('0.0.0.0', config.metrics.port, config.metrics.token)
-    : undefined;
+  if (roles.includes('webhooks')) registerWebhookBacklogGauges(db, logger);
+  // This process's series on METRICS_PORT: the activities' counters (orders, recovered amounts,
+  // webhooks), the webhook backlog, the process's own, and the SDK's `temporal_*` after them.
+  const metricsServer =
+    config.metrics.port === undefined
+      ? undefined
+      : await startMetricsServer(
+          '0.0.0.0', // scraped from outside its container (compose sets no HOST for the worker)
+          config.metrics.port,
+          config.metrics.token,
+          sdkMetrics ? sdkMetricsSource(sdkMetrics) : undefined,
+        );
   // Worker.run() handles SIGINT/SIGTERM itself: it stops polling, drains in-flight tasks, returns.
   logger.info(
     {
@@ -67,7 +79,7 @@ async function main(): Promise<void> {
       taskQueue: config.temporal.taskQueue,
       webhookTaskQueue: config.temporal.webhookTaskQueue,
       workflowBundle: workflowBundle ? 'prebuilt' : 'bundled at start',
-      metrics: config.temporal.metricsBindAddress ?? 'off',
+      metrics: config.metrics.port === undefined ? 'off' : { port: config.metrics.port, sdk: sdkMetrics ?? 'off' },
     },
     'worker running',
   );

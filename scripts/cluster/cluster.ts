@@ -152,13 +152,15 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
       ADMIN_API_TOKEN: process.env.ADMIN_API_TOKEN || credentials.adminToken,
       ...opts.env,
     };
+    // Each process's own /metrics port, after the API processes' ports: APIs first, then workers.
+    const metricsBase = opts.apiPort + 1 + opts.apis;
     const workers = Array.from(
       { length: opts.workers },
       (_, i) =>
         new ManagedProcess({
           kind: 'worker',
           name: `worker-${i + 1}`,
-          env: common,
+          env: { ...common, METRICS_PORT: String(metricsBase + opts.apis + i) },
           logFile: path.join(logDir, `worker-${i + 1}.log`),
           autoRestart: opts.autoRestart,
           say,
@@ -170,7 +172,7 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
         new ManagedProcess({
           kind: 'api',
           name: `api-${i + 1}`,
-          env: { ...common, PORT: String(port) },
+          env: { ...common, PORT: String(port), METRICS_PORT: String(metricsBase + i) },
           logFile: path.join(logDir, `api-${i + 1}.log`),
           autoRestart: opts.autoRestart,
           say,
@@ -188,6 +190,8 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
     });
     stops.push({ name: 'proxy', stop: () => proxy.close() });
     say(`API: ${apiUrl} -> ${backends.map((p) => `127.0.0.1:${p}`).join(', ')} (round robin)`);
+    const metricsOf = (p: ManagedProcess, i: number) => `${p.name} 127.0.0.1:${metricsBase + i}`;
+    say(`metrics (/metrics, one port per process): ${[...apis, ...workers].map(metricsOf).join(', ')}`);
 
     return {
       apiUrl,

@@ -139,6 +139,7 @@ export async function attemptClaimed(
   const offset = DELIVERY_OFFSETS_MS[attempt];
   const nextAttemptAt =
     sent.succeeded || offset === undefined ? null : new Date(Math.max(roundStartedAt.getTime() + offset, at.getTime()));
+  if (!sent.succeeded && nextAttemptAt === null) businessMetrics.webhookDeliveryFailed();
   return {
     deliveryId: row.delivery_id,
     attempt,

@@ -5,7 +5,6 @@ import type { Config } from '../config';
 import type { Db } from '../db/knex';
 import { type Clock, systemClock } from '../domain/clock';
 import type { Logger } from '../logger';
-import { metricsEndpoint } from '../observability/http';
 import { AcceptedRescues } from '../orders/accepted-rescues';
 import { OrderClient } from '../orders/order-client';
 import { guardRoutes } from './guard';
@@ -44,7 +43,7 @@ export interface AppDeps {
   config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
       Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority'>>;
-  } & Partial<Pick<Config, 'metrics' | 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs'>>;
+  } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs'>>;
   db: Db;
   temporal: Connection;
   /** The client the order endpoints use to reach the order workflows. */
@@ -70,8 +69,6 @@ export function createApp(deps: AppDeps): RescueApp {
   app.use(inFlight.middleware());
   app.use(collapseSlashes()); // `/v1//outcome` (the vendor's Node sample) is `/v1/outcome`
   app.use(requestMetrics()); // by route pattern and final status (docs/deployment.md#metrics)
-  // On the API port unless METRICS_PORT gives it a port of its own (src/api/server.ts).
-  if (config.metrics?.port === undefined) app.use(metricsEndpoint(config.metrics?.token));
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));

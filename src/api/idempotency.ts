@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { type IdempotencyDeps, type OnceResult, runOnce } from '../idempotency/run-once';
+import { businessMetrics } from '../observability/metrics';
 import type { Answer } from '../orders/answer';
 import { leaseOf } from './process-lease';
 
@@ -21,14 +22,19 @@ function send(ctx: Context, { status, text, replayed }: OnceResult): void {
 /**
  * The Koa side of idempotency (the rules are in src/idempotency/run-once.ts): runs `run` once per
  * (merchant, idempotencyKey) under this process's lease and sends the fresh or stored answer.
- * Requests that failed validation never get here, so their answers are never stored.
+ * Requests that failed validation never get here, so their answers are never stored. Returns
+ * what was sent, with the structured answer when the operation ran for this request (the
+ * metrics count those: src/api/evaluate-metrics.ts), none on a replay.
  */
 export async function idempotent(
   ctx: Context,
   deps: IdempotencyDeps,
   scope: { merchantId: string; operation: string; key: string | undefined; request: unknown },
   run: () => Promise<Answer>,
-): Promise<void> {
+): Promise<OnceResult> {
   const call = { ...scope, requestId: ctx.state.requestId };
-  send(ctx, await runOnce(deps, leaseOf(ctx.app), call, run));
+  const result = await runOnce(deps, leaseOf(ctx.app), call, run);
+  if (result.replayed) businessMetrics.idempotency('replayed');
+  send(ctx, result);
+  return result;
 }

@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     config.port,
     config.http,
   );
-  logger.info({ url: config.publicBaseUrl, metricsPort: config.metrics.port ?? config.port }, 'API listening');
+  logger.info({ url: config.publicBaseUrl, metrics: config.metrics.port ?? 'off' }, 'API listening');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'API shutting down');

@@ -42,6 +42,8 @@ export interface OnceResult {
   text: string;
   /** True when this is the stored answer of an earlier request with the same key. */
   replayed: boolean;
+  /** The answer as the operation gave it, when it ran for this request (not on a replay). */
+  answer?: Answer;
 }
 
 const toText = (body: unknown) => (body === undefined ? '' : JSON.stringify(body));
@@ -67,7 +69,7 @@ export async function runOnce(
 ): Promise<OnceResult> {
   if (!call.key) {
     const answer = await run();
-    return { status: answer.status, text: toText(answer.body), replayed: false };
+    return { status: answer.status, text: toText(answer.body), replayed: false, answer };
   }
   const keyScope = { merchantId: call.merchantId, key: call.key };
   const requestHash = requestFingerprint(call.operation, call.request);
@@ -104,7 +106,7 @@ export async function runOnce(
     () => completeIdempotencyKey(deps.db, keyScope, claimId, answer.status, text),
     () => holder?.retryLater(claimId, release),
   );
-  return { status: answer.status, text, replayed: false };
+  return { status: answer.status, text, replayed: false, answer };
 }
 
 /**

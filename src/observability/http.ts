@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { Middleware } from 'koa';
 import { metricsText } from './metrics';
 
 /** True when no token is configured, or the request carries `Authorization: Bearer <token>`. */
@@ -11,29 +10,23 @@ export function metricsAuthorized(header: string | undefined, token: string | un
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
-/**
- * `GET /metrics` on the API's own port (when METRICS_PORT is unset). With METRICS_TOKEN set a
- * scrape needs `Authorization: Bearer <token>` (401 otherwise); without it, keep the path off the
- * public ingress (docs/deployment.md#metrics). Served before routing, so it is never rate limited.
- */
-export function metricsEndpoint(token: string | undefined): Middleware {
-  return async (ctx, next) => {
-    if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    ctx.set('cache-control', 'no-store');
-    if (!metricsAuthorized(ctx.get('authorization') || undefined, token)) {
-      ctx.status = 401;
-      ctx.set('www-authenticate', 'Bearer realm="metrics"');
-      ctx.body = { error: 'unauthorized' };
-      return;
-    }
-    const { contentType, body } = await metricsText();
-    ctx.type = contentType;
-    ctx.body = body;
-  };
-}
+/** More exposition text served after the process's own registry (the worker's Temporal SDK series). */
+export type MetricsSource = () => Promise<string>;
 
-/** A port of its own for `/metrics` (METRICS_PORT), never exposed with the API. */
-export async function startMetricsServer(host: string, port: number, token: string | undefined): Promise<Server> {
+/**
+ * `GET /metrics` on a port of its own (METRICS_PORT), never on the public API port: each process
+ * (every API process, every worker process) serves its own series there, so a scrape is never
+ * spread over processes by a load balancer (docs/deployment.md#metrics). With METRICS_TOKEN a
+ * scrape needs `Authorization: Bearer <token>` (401 otherwise). `more` appends series kept
+ * elsewhere in the process (src/observability/sdk-metrics.ts); if it fails, the process's own
+ * series are still served.
+ */
+export async function startMetricsServer(
+  host: string,
+  port: number,
+  token: string | undefined,
+  more?: MetricsSource,
+): Promise<Server> {
   const server = createServer((req: IncomingMessage, res) => {
     const url = new URL(req.url ?? '/', 'http://metrics');
     if (url.pathname !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -44,11 +37,12 @@ export async function startMetricsServer(host: string, port: number, token: stri
       res.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"' }).end();
       return;
     }
-    metricsText().then(
-      ({ contentType, body }) =>
-        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(body),
-      () => res.writeHead(500).end(),
-    );
+    Promise.all([metricsText(), more ? more().catch(() => '') : ''])
+      .then(([{ contentType, body }, extra]) => {
+        const text = extra ? `${body.endsWith('\n') ? body : `${body}\n`}${extra}` : body;
+        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(text);
+      })
+      .catch(() => res.writeHead(500).end());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The service's Prometheus registry (prom-client), one per process: the process metrics
@@ -6,8 +6,9 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
  * module adds its own counters with `counter(...)` / `histogram(...)`, which return the metric
  * already registered under that name, so a module loaded twice (tests, hot paths) never throws
  * "already registered". Names follow Prometheus conventions (`_total` counters, `_seconds`).
- * Served at `/metrics` (src/api/routes/metrics.ts; docs/deployment.md#metrics). The worker's
- * Temporal SDK metrics (`temporal_*`) come from the SDK's own exporter, not from here.
+ * Served at `/metrics` on each process's METRICS_PORT (src/observability/http.ts;
+ * docs/deployment.md#metrics). The worker's Temporal SDK metrics (`temporal_*`) come from the
+ * SDK's own exporter and are appended there (src/observability/sdk-metrics.ts).
  */
 export const registry = new Registry();
 registry.setDefaultLabels({ service: 'payment-rescue' });
@@ -30,6 +31,17 @@ export function histogram<L extends string>(
   return new Histogram({ name, help, labelNames, registers: [registry], ...(buckets ? { buckets } : {}) });
 }
 
+export function gauge<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+  collect?: (this: Gauge<L>) => Promise<void>,
+): Gauge<L> {
+  const existing = registry.getSingleMetric(name);
+  if (existing) return existing as Gauge<L>;
+  return new Gauge({ name, help, labelNames, registers: [registry], ...(collect ? { collect } : {}) });
+}
+
 /** API: every request, labelled by the router's route pattern (never the raw path), method and status. */
 export const httpRequests = counter('http_requests_total', 'HTTP requests answered by the API.', [
   'method',
@@ -44,10 +56,16 @@ export const httpRequestDuration = histogram(
 );
 
 /** Business counters (docs/runbook.md#metrics-and-alerts says what each means). */
-export const evaluates = counter('rescue_evaluates_total', 'POST /v1/evaluate answers, by outcome and flow.', [
-  'outcome',
-  'flow',
-]);
+export const evaluates = counter(
+  'rescue_evaluates_total',
+  'POST /v1/evaluate answers the use case gave (idempotent replays excluded), by outcome and flow.',
+  ['outcome', 'flow'],
+);
+export const recoveredAmount = counter(
+  'rescue_recovered_amount_total',
+  'Amount recovered, in minor units of the currency: the captured amount of each order that reached Completed (every order is a declined payment), by currency and flow.',
+  ['currency', 'flow'],
+);
 export const refunds = counter(
   'rescue_refunds_total',
   'Refunds, by result (succeeded, failed) and kind (full, partial).',
@@ -57,6 +75,10 @@ export const webhookAttempts = counter(
   'rescue_webhook_attempts_total',
   'Webhook delivery attempts, by result (delivered, failed, refused) and status class (2xx..5xx, network).',
   ['result', 'status_class'],
+);
+export const webhookDeliveriesFailed = counter(
+  'rescue_webhook_deliveries_failed_total',
+  'Webhook deliveries given up: every attempt of the retry schedule failed (the delivery is failed until resent).',
 );
 export const webhookEndpointsDisabled = counter(
   'rescue_webhook_endpoints_disabled_total',
@@ -91,6 +113,12 @@ export const businessMetrics = {
   },
   orderEvent(event: string, flow: string): void {
     orderEvents.inc({ event, flow: flow.toLowerCase() });
+  },
+  recovered(amount: number, currency: string, flow: string): void {
+    if (amount > 0) recoveredAmount.inc({ currency: currency.toUpperCase(), flow: flow.toLowerCase() }, amount);
+  },
+  webhookDeliveryFailed(): void {
+    webhookDeliveriesFailed.inc();
   },
   orderTransition(to: string, flow: string): void {
     orderTransitions.inc({ to: to.toLowerCase(), flow: flow.toLowerCase() });

@@ -363,8 +363,17 @@ describe('probes', () => {
 });
 
 describe('metrics', () => {
-  it('serves Prometheus text: request counts by route pattern and status, latency, process metrics', async () => {
-    const before = await scrape(`${base}/metrics`);
+  let metricsServer: Server;
+  let metricsUrl: string;
+  beforeAll(async () => {
+    // The API process's own port for /metrics (METRICS_PORT), as src/api/server.ts starts it.
+    metricsServer = await startMetricsServer('127.0.0.1', 0, undefined);
+    metricsUrl = `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics`;
+  });
+  afterAll(() => metricsServer?.close());
+
+  it('serves Prometheus text on the metrics port: request counts by route pattern and status, latency, process metrics', async () => {
+    const before = await scrape(metricsUrl);
     const liveBefore = requestCount(before, '/v1/health/live', '200');
     await fetch(`${base}/v1/health/live`);
     await fetch(`${base}/v1/health/live`);
@@ -372,7 +381,7 @@ describe('metrics', () => {
     const unauthorized = await fetch(`${base}/v1/orders/${orderId}`);
     expect(unauthorized.status).toBe(401);
 
-    const after = await scrape(`${base}/metrics`);
+    const after = await scrape(metricsUrl);
     expect(requestCount(after, '/v1/health/live', '200') - liveBefore).toBe(2);
     // The route pattern, never the raw path: the order id is nowhere in the labels.
     expect(requestCount(after, '/v1/orders/:id', '401')).toBeGreaterThanOrEqual(1);
@@ -387,66 +396,44 @@ describe('metrics', () => {
     expect(after.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
     expect(after.some((s) => s.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
     // The business counters exist from the start (declared in src/observability/metrics.ts).
-    const text = await (await fetch(`${base}/metrics`)).text();
+    const text = await (await fetch(metricsUrl)).text();
     for (const name of [
       'rescue_evaluates_total',
+      'rescue_recovered_amount_total',
       'rescue_refunds_total',
       'rescue_webhook_attempts_total',
+      'rescue_webhook_deliveries_failed_total',
       'rescue_webhook_endpoints_disabled_total',
     ]) {
       expect(text).toContain(`# TYPE ${name} counter`);
     }
   });
 
-  it('with METRICS_TOKEN a scrape needs the bearer token; METRICS_PORT moves /metrics off the API port', async () => {
+  it('is never served on the API port: /metrics there answers 404, and is counted as unmatched', async () => {
+    const onApiPort = await fetch(`${base}/metrics`);
+    expect(onApiPort.status).toBe(404);
+    expect(await onApiPort.text()).not.toContain('http_requests_total');
+    const samples = await scrape(metricsUrl);
+    expect(requestCount(samples, 'unmatched', '404')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('with METRICS_TOKEN a scrape of the metrics port needs the bearer token', async () => {
     const token = 'metrics-token-0123456789abcdef';
-    const guarded = await listen(
-      {
-        config: { ...config, metrics: { port: undefined, token } },
-        db: database.db,
-        temporal: connection,
-        temporalClient: client,
-        logger: logs.logger,
-      },
-      '127.0.0.1',
-      0,
-      config.http,
-    );
-    const separate = await listen(
-      {
-        config: { ...config, metrics: { port: 1, token: undefined } },
-        db: database.db,
-        temporal: connection,
-        temporalClient: client,
-        logger: logs.logger,
-      },
-      '127.0.0.1',
-      0,
-      config.http,
-    );
+    const own = await startMetricsServer('127.0.0.1', 0, token);
     try {
-      const url = `http://127.0.0.1:${(guarded.address() as AddressInfo).port}/metrics`;
-      const refused = await fetch(url);
+      const ownUrl = `http://127.0.0.1:${(own.address() as AddressInfo).port}/metrics`;
+      const refused = await fetch(ownUrl);
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect((await fetch(url, { headers: { authorization: 'Bearer wrong-token-0123456789abc' } })).status).toBe(401);
-      const samples = await scrape(url, { authorization: `Bearer ${token}` });
-      expect(samples.some((s) => s.name === 'http_requests_total')).toBe(true);
-
-      const onApiPort = await fetch(`http://127.0.0.1:${(separate.address() as AddressInfo).port}/metrics`);
-      expect(onApiPort.status).not.toBe(200);
-      const own = await startMetricsServer('127.0.0.1', 0, token);
-      try {
-        const ownUrl = `http://127.0.0.1:${(own.address() as AddressInfo).port}/metrics`;
-        expect((await fetch(ownUrl)).status).toBe(401);
-        const own200 = await scrape(ownUrl, { authorization: `Bearer ${token}` });
-        expect(own200.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
-      } finally {
-        own.close();
-      }
+      expect((await fetch(ownUrl, { headers: { authorization: 'Bearer wrong-token-0123456789abc' } })).status).toBe(
+        401,
+      );
+      const samples = await scrape(ownUrl, { authorization: `Bearer ${token}` });
+      expect(samples.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
+      // Only /metrics is served there.
+      expect((await fetch(ownUrl.replace('/metrics', '/v1/health/live'))).status).toBe(404);
     } finally {
-      await closeServer(guarded);
-      await closeServer(separate);
+      own.close();
     }
   });
 });

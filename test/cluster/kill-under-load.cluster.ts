@@ -101,7 +101,8 @@ describe('the cluster: two workers and two APIs on a real Temporal server, kille
     if (!databaseUrl || !workDir)
       throw new Error('run through npm run test:cluster (its global setup starts Postgres)');
     const temporalPort = await freeFrontendPort();
-    const apiPort = await freePortBase([0, 1, 2]);
+    // The proxy, 2 API processes, then each process's metrics port (2 APIs, 2 workers).
+    const apiPort = await freePortBase([0, 1, 2, 3, 4, 5, 6]);
     const started = Date.now();
     cluster = await startCluster({
       directory: path.join(workDir, 'cluster'),

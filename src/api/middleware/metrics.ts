@@ -5,8 +5,9 @@ import { businessMetrics, httpRequestDuration, httpRequests } from '../../observ
  * Counts every request and times it, by method, the router's route pattern (`/v1/orders/:id`,
  * never the raw path, so an order id cannot explode the label set; `unmatched` when no route
  * matched) and the final status. Put before the error handler, so it sees the status errors map
- * to. From the answers it also counts the business outcomes visible at the edge: evaluates by
- * outcome and flow, refunds by result, idempotency conflicts (src/observability/metrics.ts).
+ * to. From the answers it also counts the business outcomes visible at the edge: refunds by
+ * result, idempotency conflicts (src/observability/metrics.ts). Evaluates are counted from the
+ * use case's answer instead (src/api/evaluate-metrics.ts).
  */
 export function requestMetrics(): Middleware {
   return async (ctx, next) => {
@@ -44,19 +45,9 @@ function countBusinessOutcome(ctx: Context, route: string): void {
   }
   if (ctx.method !== 'POST') return;
   const request = (ctx.request as { body?: unknown }).body as Record<string, unknown> | undefined;
-  if (route === '/v1/evaluate' && ctx.status === 200 && typeof body.outcome === 'string') {
-    businessMetrics.evaluate(body.outcome, flowOf(request, body.outcome));
-  } else if (route === '/v1/orders/:id/refund') {
+  if (route === '/v1/orders/:id/refund') {
     const kind = request?.amountToRefund === undefined ? 'full' : 'partial';
     if (ctx.status === 200) businessMetrics.refund('succeeded', kind);
     else if (ctx.status >= 500 || ctx.status === 402) businessMetrics.refund('failed', kind);
   }
-}
-
-/** The flow as far as the edge can tell: CIT, or for MIT what the outcome reveals. */
-function flowOf(request: Record<string, unknown> | undefined, outcome: string): string {
-  if (request?.isMIT !== true) return 'cit';
-  if (outcome === 'SUBMITTED') return 'async_mit';
-  if (outcome === 'CAPTUREREQUIRED') return 'sync_mit';
-  return 'mit';
 }

@@ -16,6 +16,7 @@ import { cancelOrder, captureOrder, findOrderByReference, refundOrder } from '..
 import type { OrderDeps } from '../../orders/deps';
 import { prepareEvaluate } from '../../orders/evaluate';
 import { payingMerchant } from '../access';
+import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
 import { principalOf } from '../middleware/authenticate';
 import { parseInput } from '../validation';
@@ -66,9 +67,10 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
   router.post('/v1/evaluate', deps.rateLimit, async (ctx) => {
     const acting = { merchantId: merchantOf(ctx), partnerId: principalOf(ctx.state).partnerId };
     const body = parseInput(evaluateRequest, ctx.request.body);
-    const { hashed, run } = await prepareEvaluate(deps, acting, body);
+    const counter = evaluateCounter(deps.workflows);
+    const { hashed, run } = await prepareEvaluate({ ...deps, workflows: counter.workflows }, acting, body);
     const scope = { merchantId: acting.merchantId, operation: 'evaluate', key: body.idempotencyKey, request: hashed };
-    await idempotent(ctx, deps, scope, run);
+    counter.count(await idempotent(ctx, deps, scope, run));
   });
 
   router.post('/v1/capture', deps.rateLimit, async (ctx) => {

@@ -65,7 +65,10 @@ export async function startServiceProcesses(opts: {
       ready,
     });
 
-  const worker = managed('worker', 'worker', ['METRICS_PORT'], {}, async (pid) =>
+  // METRICS_PORT is the (first) API process's; the worker's is the next port, further APIs' after it.
+  const metricsPort = process.env.METRICS_PORT ? Number(process.env.METRICS_PORT) : undefined;
+  const metricsEnv = (offset: number) => (metricsPort ? { METRICS_PORT: String(metricsPort + offset) } : {});
+  const worker = managed('worker', 'worker', [], metricsEnv(1), async (pid) =>
     Boolean(await opts.db('worker_heartbeats').where({ pid }).first('id')),
   );
   const single = opts.apiProcesses === 1;
@@ -74,9 +77,8 @@ export async function startServiceProcesses(opts: {
     managed(
       'api',
       single ? 'api' : `api-${i + 1}`,
-      // The SDK's exporter is the worker's; one METRICS_PORT cannot serve several API processes.
-      single ? ['TEMPORAL_METRICS_BIND_ADDRESS'] : ['TEMPORAL_METRICS_BIND_ADDRESS', 'METRICS_PORT'],
-      { PORT: String(port), ...(single ? {} : BEHIND_LOCAL_PROXY) },
+      ['TEMPORAL_METRICS_BIND_ADDRESS'], // the SDK's exporter is the worker's
+      { PORT: String(port), ...(single ? {} : BEHIND_LOCAL_PROXY), ...metricsEnv(i === 0 ? 0 : i + 1) },
       async () => (await fetch(`http://127.0.0.1:${port}/v1/health/live`).catch(() => undefined))?.status === 200,
     ),
   );

@@ -18,6 +18,9 @@ export interface Seen {
   forwarded: boolean;
 }
 
+/** Paths under this prefix control the proxy instead of reaching the API. */
+const CONTROL = '/__proxy';
+
 /**
  * A real HTTP proxy in front of the API, as a load balancer or gateway would be: it forwards every
  * request unless a script waits for it. `answer` replies without reaching the API (a 503 with
@@ -33,6 +36,10 @@ export async function startScriptedProxy(target: string) {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const path = req.url ?? '/';
+    if (path.startsWith(CONTROL)) {
+      control(req.method ?? '', new URL(path, 'http://proxy'), body, res);
+      return;
+    }
     const at = scripts.findIndex((s) => s.method === req.method && s.path === path);
     const script = at >= 0 ? scripts.splice(at, 1)[0]?.script : undefined;
     const record = (status: number, forwarded: boolean) =>
@@ -68,6 +75,27 @@ export async function startScriptedProxy(target: string) {
     res.end(text);
     record(upstream.status, true);
   });
+  /**
+   * The same controls over HTTP, for a client in another process (the Python client's tests):
+   * `POST /__proxy/scripts` `{ method, path, script }` queues a script; `GET /__proxy/seen?method=&path=`
+   * answers those requests as `requests` does. Never forwarded, never recorded.
+   */
+  const control = (method: string, url: URL, body: string, res: http.ServerResponse) => {
+    const reply = (status: number, value: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(value));
+    };
+    if (method === 'POST' && url.pathname === `${CONTROL}/scripts`) {
+      const queued = JSON.parse(body) as { method: string; path: string; script: Script };
+      scripts.push(queued);
+      reply(201, queued);
+    } else if (method === 'GET' && url.pathname === `${CONTROL}/seen`) {
+      reply(200, requests(url.searchParams.get('method') ?? '', url.searchParams.get('path') ?? ''));
+    } else reply(404, { error: 'unknown proxy control' });
+  };
+  const requests = (method: string, path: string) =>
+    seen.filter((s) => s.method === method && s.path === path).sort((a, b) => a.receivedAt - b.receivedAt);
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -78,9 +106,7 @@ export async function startScriptedProxy(target: string) {
       scripts.push({ method, path, script });
     },
     /** The requests for `method` `path`, in order of arrival. */
-    requests(method: string, path: string) {
-      return seen.filter((s) => s.method === method && s.path === path).sort((a, b) => a.receivedAt - b.receivedAt);
-    },
+    requests,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -407,6 +407,7 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     { route: 'GET /v1/openapi.json', auth: 'none', query: () => ({ v: '1' }) },
     { route: 'GET /docs', auth: 'none', query: () => ({ v: '1' }) },
     { route: 'GET /docs/reference.js', auth: 'none', query: () => ({ v: '1' }) },
+    { route: 'GET /docs/errors', auth: 'none', query: () => ({ v: '1' }) },
   ];
 
   interface Case {

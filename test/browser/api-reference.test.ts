@@ -56,6 +56,25 @@ describe('the API reference page in Chromium', () => {
     }
   });
 
+  it("an error's doc_url opens its row on the API's error page", async () => {
+    const refused = await fetch(`${stack.baseUrl}/v1/orders/${crypto.randomUUID()}`);
+    const { error } = (await refused.json()) as { error: { id: string; name: string; doc_url: string } };
+    expect([refused.status, error.doc_url]).toEqual([401, `/docs/errors#${error.id}`]);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const res = await page.goto(new URL(error.doc_url, stack.baseUrl).toString());
+      expect(res?.status()).toBe(200);
+      // The row the link names is the page's target, and says which error it is.
+      const row = page.locator('tr:target');
+      expect(await row.getAttribute('id')).toBe(error.id);
+      expect(await row.textContent()).toContain(error.name);
+      expect(await page.locator('tbody tr').count()).toBeGreaterThan(50);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('serves the document without authentication', async () => {
     const res = await fetch(`${stack.baseUrl}/v1/openapi.json`);
     expect(res.status).toBe(200);

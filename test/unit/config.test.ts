@@ -63,7 +63,7 @@ describe('configuration', () => {
   it('caps connections per client address well below the total, and never above it', () => {
     const defaults = loadConfig({}).http;
     expect(defaults.maxConnectionsPerAddress).toBe(500);
-    expect(defaults.maxConnections).toBeGreaterThanOrEqual(10 * defaults.maxConnectionsPerAddress);
+    expect(defaults.maxConnections).toBeGreaterThanOrEqual(4 * defaults.maxConnectionsPerAddress);
     expect(loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '40' }).http.maxConnectionsPerAddress).toBe(40);
     expect(
       loadConfig({ HTTP_MAX_CONNECTIONS: '300', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '500' }).http

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ERROR_DOCS_URL } from '../../src/domain/error-catalogue/doc-url';
+import { errorPage } from '../../src/api/error-page';
+import { ERROR_DOCS_PATH } from '../../src/domain/error-catalogue/doc-url';
 import { ApiError, ERROR_CATALOGUE, type ErrorName, errorBody } from '../../src/domain/errors';
 
 const doc = readFileSync(path.resolve(__dirname, '../../docs/errors.md'), 'utf8');
@@ -29,12 +30,13 @@ describe('the error catalogue', () => {
     expect(documentedRows.sort((a, b) => (a.id ?? '').localeCompare(b.id ?? ''))).toEqual(inCode);
   });
 
-  it("gives every error a doc_url that reaches its row's anchor in docs/errors.md", () => {
+  it('gives every error a doc_url that reaches its row on the error page, and its row in docs/errors.md', () => {
+    const page = errorPage();
     for (const [name, e] of Object.entries(ERROR_CATALOGUE)) {
       const body = errorBody(new ApiError(name as ErrorName), 'req-1') as { error: { doc_url: string } };
-      const [page, anchor] = body.error.doc_url.split('#');
-      expect([name, page]).toEqual([name, ERROR_DOCS_URL]);
-      expect(page).toMatch(/\/docs\/errors\.md$/);
+      const [path, anchor] = body.error.doc_url.split('#');
+      expect([name, path, anchor]).toEqual([name, ERROR_DOCS_PATH, e.id]);
+      expect([name, page.includes(`<tr id="${e.id}">`) && page.includes(`<code>${name}</code>`)]).toEqual([name, true]);
       expect([name, doc.includes(`| <a id="${anchor}"></a>${e.id} |`)]).toEqual([name, true]);
     }
   });
@@ -50,7 +52,7 @@ describe('the error catalogue', () => {
         name: 'validation_failed',
         message: ERROR_CATALOGUE.validation_failed.message,
         field: 'transaction.amount',
-        doc_url: `${ERROR_DOCS_URL}#400002`,
+        doc_url: `${ERROR_DOCS_PATH}#400002`,
         requestId: 'req-1',
       },
     });

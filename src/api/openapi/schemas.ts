@@ -28,7 +28,9 @@ export const errorBody = z
         .array(z.object({ field: z.string(), message: z.string() }))
         .optional()
         .describe('Every validation problem at once (400002).'),
-      doc_url: z.url().describe("The error's entry in docs/errors.md."),
+      doc_url: z
+        .string()
+        .describe("The error's row on the API's error page (`/docs/errors#<id>`, relative to the API)."),
       requestId: z.string(),
     }),
   })
@@ -41,8 +43,8 @@ export const oauthErrorBody = z
     id: z.string().regex(/^\d{6}$/),
     name: z.string(),
     field: z.string().optional(),
-    error_uri: z.url().describe("The error's entry in docs/errors.md (RFC 6749)."),
-    doc_url: z.url().describe('The same link, named as in the other errors.'),
+    error_uri: z.string().describe("The error's row on the API's error page, relative to the API (RFC 6749)."),
+    doc_url: z.string().describe('The same link, named as in the other errors.'),
     requestId: z.string(),
   })
   .meta({ id: 'OAuthError', description: 'The token endpoint keeps the RFC 6749 shape, plus our identifier.' });

@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Router from '@koa/router';
+import { ERROR_DOCS_PATH } from '../../domain/error-catalogue/doc-url';
+import { errorPage } from '../error-page';
 import { buildOpenApiDocument } from '../openapi/document';
 
 /** Scalar's standalone bundle, from node_modules: the page loads nothing from a CDN. */
@@ -37,7 +39,8 @@ const PAGE = `<!doctype html>
 
 /**
  * GET /v1/openapi.json (the document, built once from the route registry), GET /docs (the
- * reference page, rendered by Scalar in the browser) and the renderer itself. No authentication.
+ * reference page, rendered by Scalar in the browser), the renderer itself, and GET /docs/errors
+ * (the error catalogue, where every error's doc_url points). No authentication.
  */
 export function referenceRoutes(): Router {
   const router = new Router();
@@ -55,6 +58,14 @@ export function referenceRoutes(): Router {
       "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'",
     );
     ctx.body = PAGE;
+  });
+  let errors: string | undefined;
+  router.get(ERROR_DOCS_PATH, async (ctx) => {
+    errors ??= errorPage();
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+    ctx.set('cache-control', 'public, max-age=300');
+    ctx.body = errors;
   });
   router.get('/docs/reference.js', async (ctx) => {
     ctx.type = 'text/javascript; charset=utf-8';

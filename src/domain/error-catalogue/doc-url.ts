@@ -1,11 +1,11 @@
 /**
- * Where each error is explained: its row of docs/errors.md in the published repository, which
- * carries an anchor named by the six-digit id (`<a id="400002"></a>`). One constant, so a fork
- * or a renamed repository changes one line; test/unit/error-catalogue.test.ts checks every
- * catalogue id has its anchor.
+ * Where each error is explained: the API's own error page (GET /docs/errors, built from this
+ * catalogue, one anchor per six-digit id), so the link is right on every host the API answers on
+ * and never points at a page that does not exist. It is a reference relative to the API's base
+ * URL (RFC 3986 URI-reference, which RFC 6749 allows for `error_uri`).
  */
-export const ERROR_DOCS_URL = 'https://github.com/payment-rescue/payment-rescue-service/blob/main/docs/errors.md';
+export const ERROR_DOCS_PATH = '/docs/errors';
 
 export function errorDocUrl(id: string): string {
-  return `${ERROR_DOCS_URL}#${id}`;
+  return `${ERROR_DOCS_PATH}#${id}`;
 }

@@ -709,7 +709,7 @@ class _ErrorErrorRequired(TypedDict):
     name: Literal["malformed_json", "validation_failed", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "rate_limited", "internal_error", "unsupported_grant_type", "oauth_invalid_request", "invalid_client", "invalid_token", "token_expired", "invalid_tokenization_key", "invalid_admin_token", "merchant_forbidden", "insufficient_scope", "api_key_not_found", "api_key_revoked", "idempotency_key_required", "idempotency_key_reused", "idempotency_request_in_flight", "idempotency_store_unavailable", "card_number_invalid", "card_brand_unsupported", "card_expired", "sandbox_card_not_allowed", "test_card_not_allowed", "authorize_capability_required", "order_not_found", "order_not_capturable", "order_not_cancellable", "refund_exceeds_captured", "order_not_refundable", "capture_exceeds_authorized", "order_busy", "order_request_mismatch", "order_not_in_challenge", "chargeback_not_reversible", "rescue_unavailable", "order_outcome_pending", "order_temporarily_unavailable", "widget_origin_forbidden", "site_not_found", "widget_payload_too_large", "widget_rate_limited", "webhook_url_not_https", "unknown_event_name", "webhook_url_not_allowed", "webhook_endpoint_not_found", "event_not_found", "webhook_endpoint_limit_reached", "application_not_found", "tokenization_key_not_found", "application_transition_not_allowed"]
     message: str
     doc_url: str
-    """The error's entry in docs/errors.md."""
+    """The error's row on the API's error page (`/docs/errors#<id>`, relative to the API)."""
     requestId: str
 
 
@@ -731,7 +731,7 @@ class _OAuthErrorRequired(TypedDict):
     id: str
     name: str
     error_uri: str
-    """The error's entry in docs/errors.md (RFC 6749)."""
+    """The error's row on the API's error page, relative to the API (RFC 6749)."""
     doc_url: str
     """The same link, named as in the other errors."""
     requestId: str
@@ -1541,6 +1541,7 @@ ResendEventResponse = EventResent
 SendTestEventResponse = TestEventQueued
 GetOpenApiDocumentResponse = OpenApiDocument
 GetReferencePageResponse = None
+GetErrorPageResponse = None
 GetReferenceRendererResponse = None
 WebhookEnvelope = Union["OrderRefundedEvent", "OrderCompletedEvent", "OrderCancelledEvent", "OrderExpiredEvent", "OrderCapturerequiredEvent", "PaymentChargebackReceivedEvent", "PaymentChargebackReversedEvent", "PaymentEarlyWarningReceivedEvent", "ChallengePresentedEvent", "ChallengeAttemptedEvent", "ChallengePassedEvent", "ChallengeFailedEvent", "ApplicationSubmittedEvent", "ApplicationCanceledEvent", "ApplicationApprovedEvent", "ApplicationDeclinedEvent", "ApplicationConvertedEvent"]
 """Every event's envelope: narrow it on `Event`."""

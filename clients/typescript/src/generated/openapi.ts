@@ -660,6 +660,9 @@ export interface PaymentRescueApi {
     getReferencePage: {
       response: null;
     };
+    getErrorPage: {
+      response: null;
+    };
     getReferenceRenderer: {
       response: null;
     };
@@ -2028,7 +2031,7 @@ export interface Error {
       message: string;
     }[];
     /**
-     * The error's entry in docs/errors.md.
+     * The error's row on the API's error page (`/docs/errors#<id>`, relative to the API).
      */
     doc_url: string;
     requestId: string;
@@ -2048,7 +2051,7 @@ export interface OAuthError {
   name: string;
   field?: string;
   /**
-   * The error's entry in docs/errors.md (RFC 6749).
+   * The error's row on the API's error page, relative to the API (RFC 6749).
    */
   error_uri: string;
   /**

@@ -3,7 +3,7 @@ import type { Operation } from '../registry';
 
 const ref = { tag: 'Reference', auth: 'none', errors: [] } as const;
 
-/** This document and its rendered page (src/api/routes/reference.ts). */
+/** This document, its rendered page and the error page (src/api/routes/reference.ts). */
 export const referenceOperations: Operation[] = [
   {
     ...ref,
@@ -26,6 +26,15 @@ export const referenceOperations: Operation[] = [
     path: '/docs',
     operationId: 'getReferencePage',
     summary: 'The rendered API reference',
+    responses: { 200: { description: 'HTML', body: { mediaType: 'text/html' } } },
+    errors: [],
+  },
+  {
+    ...ref,
+    method: 'get',
+    path: '/docs/errors',
+    operationId: 'getErrorPage',
+    summary: "The error catalogue: one row per error, anchored by its id (every error's doc_url)",
     responses: { 200: { description: 'HTML', body: { mediaType: 'text/html' } } },
     errors: [],
   },

@@ -28,6 +28,7 @@ import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { merchantRoutes } from './routes/merchants';
 import { oauthTokenRoutes } from './routes/oauth-token';
+import { orderSearchRoutes } from './routes/order-search';
 import { orderRoutes } from './routes/orders';
 import { outcomeRoutes } from './routes/outcome';
 import { referenceRoutes } from './routes/reference';
@@ -139,6 +140,7 @@ export function createApp(deps: AppDeps): RescueApp {
     ),
     guardRoutes(applicationRoutes({ db, clock, environment: config.environment }), bearer),
     guardRoutes(outcomeRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
+    guardRoutes(orderSearchRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
     guardRoutes(
       orderRoutes({
         db,

@@ -170,6 +170,11 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     },
     { route: 'GET /v1/orders/:id', auth: 'merchant', params: () => ({ id: ids.order as string }) },
     {
+      route: 'GET /v1/orders',
+      auth: 'merchant',
+      query: () => ({ externalOrderId: 'shop-1001', status: 'Completed,8', createdFrom: '2024-01-01T00:00:00Z' }),
+    },
+    {
       route: 'POST /v1/outcome',
       auth: 'merchant',
       body: () => ({ orderId: ids.order as string }),

@@ -295,6 +295,27 @@ describe('the TypeScript client library against the real stack', () => {
     }
   });
 
+  it('lists the merchant orders newest first with filters and the cursor, and finds one by externalOrderId', async () => {
+    const client = clientOf(stack.baseUrl);
+    const first = await client.evaluate(declined());
+    const second = await client.evaluate(declined('4000000000000002'));
+    const page = await client.orders.list({ limit: 1 });
+    expect([page.data.map((o) => o.orderId), page.hasMore]).toEqual([[second.orderId], true]);
+    const next = await client.orders.list({ limit: 1, startingAfter: page.nextCursor ?? undefined });
+    expect(next.data.map((o) => o.orderId)).toEqual([first.orderId]);
+    // Earlier tests made orders for this merchant too: only the two made here are counted.
+    const since = (await client.orders.get(first.orderId)).createdAtUtc ?? undefined;
+    const here = await client.orders.list({ createdFrom: since });
+    expect(here.data.map((o) => o.orderId)).toEqual([second.orderId, first.orderId]);
+    const declinedOnes = await client.orders.list({ status: ['Declined', 8], flow: 'CIT', createdFrom: since });
+    expect(declinedOnes.data.map((o) => o.orderId)).toEqual([second.orderId]);
+    const mine = await client.orders.list({ externalOrderId: first.externalOrderId });
+    expect(mine.data).toEqual([await client.orders.get(first.orderId)]);
+    const bad = await client.orders.list({ status: 'RESCUED' }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(PaymentRescueError);
+    expect([(bad as PaymentRescueError).status, (bad as PaymentRescueError).id]).toEqual([400, '400002']);
+  });
+
   it('pages through the merchant events with the cursor, each once', async () => {
     const client = clientOf(stack.baseUrl);
     const all = [];

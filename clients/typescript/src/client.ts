@@ -11,6 +11,8 @@ import type {
   EventPage,
   EventRecord,
   ListEventsParams,
+  ListOrdersParams,
+  OrderPage,
   RefundRequest,
   ResponseBody,
   TokenizeRequest,
@@ -39,6 +41,9 @@ export interface ClientOptions {
 }
 
 const segment = (value: string) => encodeURIComponent(value);
+/** A filter of one or several values, as the API takes it: comma-separated. */
+const listParam = (value: string | number | Array<string | number> | undefined) =>
+  Array.isArray(value) ? value.join(',') : value;
 
 /** The merchant operations of the Payment Rescue Service, with its token and retry rules. */
 export class PaymentRescueClient {
@@ -80,6 +85,26 @@ export class PaymentRescueClient {
   }
 
   readonly orders = {
+    /** GET /v1/orders: one page of your orders, newest first, filtered; pass `nextCursor` as `startingAfter`. */
+    list: (params: ListOrdersParams = {}, options?: CallOptions): Promise<OrderPage> =>
+      this.call(
+        {
+          method: 'GET',
+          path: '/v1/orders',
+          query: {
+            status: listParam(params.status),
+            outcome: listParam(params.outcome),
+            flow: listParam(params.flow),
+            createdFrom: params.createdFrom,
+            createdTo: params.createdTo,
+            externalOrderId: params.externalOrderId,
+            starting_after: params.startingAfter,
+            limit: params.limit,
+          },
+          idempotent: true,
+        },
+        options,
+      ),
     /** GET /v1/orders/{id}. */
     get: (orderId: string, options?: CallOptions): Promise<ResponseBody<'getOrder'>> =>
       this.call({ method: 'GET', path: `/v1/orders/${segment(orderId)}`, idempotent: true }, options),

@@ -6,6 +6,7 @@ export type {
   CaptureAnswer,
   EvaluateAnswer,
   Order,
+  OrderPage,
   RefundAnswer,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
@@ -51,6 +52,26 @@ export interface EventPage {
 export interface ListEventsParams {
   /** An ISO 8601 instant or a `nextCursor`. */
   since?: string;
+  /** A `nextCursor` from the previous page. */
+  startingAfter?: string;
+  /** 1 to 500; default 100. */
+  limit?: number;
+}
+
+/** Filters and paging of GET /v1/orders (docs/orders.md); a list is sent comma-separated. */
+export interface ListOrdersParams {
+  /** Status names (`Completed`), lookup words (`SUCCESS`) or numbers (`7`). */
+  status?: string | number | Array<string | number>;
+  /** APPROVED, DECLINED, CHALLENGE, SUBMITTED, CAPTUREREQUIRED or EXPIRED. */
+  outcome?: string | string[];
+  /** CIT, SYNC_MIT or ASYNC_MIT. */
+  flow?: string | string[];
+  /** ISO 8601; inclusive. */
+  createdFrom?: string;
+  /** ISO 8601; exclusive. */
+  createdTo?: string;
+  /** Your own order id, exactly. */
+  externalOrderId?: string;
   /** A `nextCursor` from the previous page. */
   startingAfter?: string;
   /** 1 to 500; default 100. */

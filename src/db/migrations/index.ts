@@ -16,6 +16,7 @@ import * as endpointDelivery from './20261123030000_endpoint_delivery';
 import * as workerHeartbeats from './20261123040000_worker_heartbeats';
 import * as chargeOutcomeUnknown from './20261125010000_charge_outcome_unknown';
 import * as dropPerDeliveryWebhooks from './20261126030000_drop_per_delivery_webhooks';
+import * as orderSearchIndex from './20261127010000_order_search_index';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -39,4 +40,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261123040000_worker_heartbeats', migration: workerHeartbeats },
   { name: '20261125010000_charge_outcome_unknown', migration: chargeOutcomeUnknown },
   { name: '20261126030000_drop_per_delivery_webhooks', migration: dropPerDeliveryWebhooks },
+  { name: '20261127010000_order_search_index', migration: orderSearchIndex },
 ];

@@ -111,6 +111,40 @@ export interface PaymentRescueApi {
       };
       response: Order;
     };
+    listOrders: {
+      query?: {
+        /**
+         * One or several statuses, comma-separated: the name (`Completed`), the lookup word (`SUCCESS`) or the number (`7`).
+         */
+        status?: string | string[];
+        /**
+         * One or several outcomes, comma-separated: APPROVED, DECLINED, CHALLENGE, SUBMITTED, CAPTUREREQUIRED, EXPIRED (as the order lookup shows them).
+         */
+        outcome?: string | string[];
+        /**
+         * One or several flows, comma-separated: CIT, SYNC_MIT, ASYNC_MIT.
+         */
+        flow?: string | string[];
+        /**
+         * Orders created at or after this instant (ISO 8601).
+         */
+        createdFrom?: string;
+        /**
+         * Orders created before this instant (ISO 8601, exclusive).
+         */
+        createdTo?: string;
+        /**
+         * The merchant's own order id, exactly.
+         */
+        externalOrderId?: string;
+        /**
+         * A `nextCursor`: the orders older than the page it ended.
+         */
+        starting_after?: string;
+        limit?: number;
+      };
+      response: OrderPage;
+    };
     getHealth: {
       response: Health;
     };
@@ -1220,6 +1254,22 @@ export interface Order {
   completedAtUtc: string | null;
   cancelledAtUtc: string | null;
   expiredAtUtc: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "OrderPage".
+ */
+export interface OrderPage {
+  /**
+   * Newest first.
+   */
+  data: Order[];
+  hasMore: boolean;
+  /**
+   * Pass back as `starting_after`, with the same filters, for the next (older) page; null on the last.
+   */
+  nextCursor: string | null;
   [k: string]: unknown | undefined;
 }
 /**

@@ -153,6 +153,14 @@ class OrderScoring(TypedDict):
     deviceSignalsUsed: Optional[bool]
 
 
+class OrderPage(TypedDict):
+    data: List[Order]
+    """Newest first."""
+    hasMore: bool
+    nextCursor: Optional[str]
+    """Pass back as `starting_after`, with the same filters, for the next (older) page; null on the last."""
+
+
 class Health(TypedDict):
     status: Literal["ok", "unavailable"]
     environment: Literal["sandbox", "production"]
@@ -1488,6 +1496,7 @@ ExternalCancelOrderResponse = None
 RefundOrderResponse = RefundAnswer
 GetOrderResponse = Order
 GetOutcomeResponse = Order
+ListOrdersResponse = OrderPage
 GetHealthResponse = Health
 GetReadinessResponse = Readiness
 GetWorkerHealthResponse = WorkerHealth

@@ -9,7 +9,7 @@ const RETRY_ADVICE: Record<RetryAdvice, string> = {
   'refresh-token-once': 'Refresh the access token once, then retry.',
 };
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
@@ -23,7 +23,7 @@ export function errorPage(): string {
     .map(
       ([name, e]) =>
         `<tr id="${e.id}"><th scope="row"><a href="#${e.id}">${e.id}</a></th><td><code>${name}</code></td>` +
-        `<td>${e.status}</td><td>${escape(e.message)}</td><td>${RETRY_ADVICE[e.retry]}</td></tr>`,
+        `<td>${e.status}</td><td>${escapeHtml(e.message)}</td><td>${RETRY_ADVICE[e.retry]}</td></tr>`,
     )
     .join('\n');
   return `<!doctype html>

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { createLocalTls } from './tools/local-tls';
+import { createLocalTls, LOCAL_TLS_ENV } from './tools/local-tls';
 
 /**
  * `tsx scripts/with-local-tls.ts <node arguments...>`: creates a throw-away self-signed
@@ -15,7 +15,7 @@ async function main(): Promise<number> {
   try {
     const child = spawn(process.execPath, process.argv.slice(2), {
       stdio: 'inherit',
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: cert, TEST_TLS_CERT: cert, TEST_TLS_KEY: key },
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: cert, [LOCAL_TLS_ENV.cert]: cert, [LOCAL_TLS_ENV.key]: key },
     });
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
     return await new Promise<number>((resolve) =>

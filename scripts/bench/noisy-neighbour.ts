@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startReceiver } from '../../test/helpers/https-receiver';
-import { startHangingReceiver } from '../../test/helpers/slow-receivers';
+import { startReceiver } from '../receivers/https-receiver';
+import { startHangingReceiver } from '../receivers/slow-receivers';
 import { cpuBetween, cpuSnapshot } from './cpu-use';
 import {
   checkInterrupted,

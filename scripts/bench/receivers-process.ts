@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { startReceiver } from '../../test/helpers/https-receiver';
+import { startReceiver } from '../receivers/https-receiver';
 
 /**
  * The merchants' webhook receivers of bench:webhooks in a process of their own, as they would be

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { shared } from './shared-env';
+import { localTlsFiles } from '../tools/local-tls';
 
 export interface Received {
   headers: Record<string, string>;
@@ -17,7 +17,7 @@ export async function startReceiver(initialStatus = 200) {
   let status = initialStatus;
   const received: Received[] = [];
   const server = https.createServer(
-    { cert: readFileSync(shared('tlsCert')), key: readFileSync(shared('tlsKey')) },
+    { cert: readFileSync(localTlsFiles().cert), key: readFileSync(localTlsFiles().key) },
     (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { shared } from './shared-env';
+import { localTlsFiles } from '../tools/local-tls';
 
 /**
  * A merchant's webhook receiver that never answers: it accepts each POST and holds it open. It
@@ -15,7 +15,7 @@ export async function startHangingReceiver() {
   let peakTotal = 0;
   let received = 0;
   const server = https.createServer(
-    { cert: readFileSync(shared('tlsCert')), key: readFileSync(shared('tlsKey')) },
+    { cert: readFileSync(localTlsFiles().cert), key: readFileSync(localTlsFiles().key) },
     (req, res) => {
       const path = req.url ?? '/';
       received += 1;
@@ -53,7 +53,7 @@ export async function startStreamingReceiver(status = 200) {
   let closed = 0;
   const chunk = Buffer.alloc(64 * 1024, 'x');
   const server = https.createServer(
-    { cert: readFileSync(shared('tlsCert')), key: readFileSync(shared('tlsKey')) },
+    { cert: readFileSync(localTlsFiles().cert), key: readFileSync(localTlsFiles().key) },
     (req, res) => {
       req.resume();
       res.writeHead(status, { 'content-type': 'text/plain' });
@@ -92,7 +92,7 @@ export async function startStreamingReceiver(status = 200) {
 export async function startDelayedReceiver(delayMs: number, status = 200) {
   const received: Array<{ key: string; at: number }> = [];
   const server = https.createServer(
-    { cert: readFileSync(shared('tlsCert')), key: readFileSync(shared('tlsKey')) },
+    { cert: readFileSync(localTlsFiles().cert), key: readFileSync(localTlsFiles().key) },
     (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));

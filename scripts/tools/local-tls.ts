@@ -31,3 +31,14 @@ export async function createLocalTls(): Promise<{ dir: string; cert: string; key
   await writeFile(key, tls.private, { mode: 0o600 });
   return { dir, cert, key };
 }
+
+/** The variables scripts/with-local-tls.ts sets to the certificate and key files it made. */
+export const LOCAL_TLS_ENV = { cert: 'TEST_TLS_CERT', key: 'TEST_TLS_KEY' } as const;
+
+/** The certificate and key of scripts/with-local-tls.ts, for a local HTTPS receiver. */
+export function localTlsFiles(): { cert: string; key: string } {
+  const cert = process.env[LOCAL_TLS_ENV.cert];
+  const key = process.env[LOCAL_TLS_ENV.key];
+  if (!cert || !key) throw new Error('no local TLS files: run this under scripts/with-local-tls.ts (npm test does)');
+  return { cert, key };
+}

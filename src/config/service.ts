@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { Environment } from '../domain/environment';
 import { type EnvOf, optionalUrl, port } from './env';
 
 /** The process itself: environment, where it listens, logs and keeps data, what it runs. */
 
-export type Environment = 'sandbox' | 'production';
+export type { Environment };
 
 export const serviceEnv = {
   FC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),

@@ -1,5 +1,5 @@
-import type { Environment } from '../config';
 import { type CardBrand, checkCardNumber, isExpired, isSandboxTestCard } from './cards';
+import type { Environment } from './environment';
 import { ApiError } from './errors';
 
 /**

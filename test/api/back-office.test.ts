@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { startReceiver } from '../../scripts/receivers/https-receiver';
 import { APPLICATION_STATUSES, type ApplicationAction, type ApplicationStatus } from '../../src/domain/applications';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { startReceiver } from '../helpers/https-receiver';
 import { outboxSettled } from '../helpers/outbox';
 import { startTestStack, type TestStack } from '../helpers/stack';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { startReceiver } from '../../scripts/receivers/https-receiver';
 import { insertDueDeliveries } from '../../src/db/repositories/webhook-due-deliveries';
 import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
 import { derivedUuid } from '../../src/domain/ids';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { startReceiver } from '../helpers/https-receiver';
 import { outboxSettled } from '../helpers/outbox';
 import { startTestStack, type TestStack } from '../helpers/stack';
 

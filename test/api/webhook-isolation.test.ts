@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { startReceiver } from '../../scripts/receivers/https-receiver';
+import { startHangingReceiver, startStreamingReceiver } from '../../scripts/receivers/slow-receivers';
 import { MAX_ENDPOINTS_PER_OWNER } from '../../src/db/repositories/webhook-endpoints';
 import { endpointWorkflowId } from '../../src/workflows';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { startReceiver } from '../helpers/https-receiver';
-import { startHangingReceiver, startStreamingReceiver } from '../helpers/slow-receivers';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 const PER_ENDPOINT = 2;

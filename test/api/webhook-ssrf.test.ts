@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { startReceiver } from '../../scripts/receivers/https-receiver';
 import { postWebhook } from '../../src/activities/webhook-post';
 import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { startReceiver } from '../helpers/https-receiver';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 describe('webhooks to private networks, as production refuses them', () => {

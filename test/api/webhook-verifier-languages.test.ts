@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { type Received, startReceiver } from '../../scripts/receivers/https-receiver';
 import { postWebhook } from '../../src/activities/webhook-post';
 import { signWebhook } from '../../src/domain/webhooks/signature';
-import { type Received, startReceiver } from '../helpers/https-receiver';
 import { vendorVector as v } from '../helpers/vendor-webhook-vector';
 import {
   LANGUAGES,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { type Received, startReceiver } from '../../scripts/receivers/https-receiver';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { type Received, startReceiver } from '../helpers/https-receiver';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { LANGUAGES, missingTools, type PreparedVerifier, prepareVerifiers } from '../helpers/webhook-verifiers';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
+import { startDelayedReceiver } from '../../scripts/receivers/slow-receivers';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { shared } from '../helpers/shared-env';
-import { startDelayedReceiver } from '../helpers/slow-receivers';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { killWorker, startWorkerProcess } from '../helpers/worker-process';
 

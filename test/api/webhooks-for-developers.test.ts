@@ -2,11 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Received, startReceiver } from '../../scripts/receivers/https-receiver';
 import { verifyWebhook } from '../../src/domain/webhooks/signature';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { type Received, startReceiver } from '../helpers/https-receiver';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 /** The merchant's verifier, written from the interface's rules, independent of the service's code. */

@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { type Received, startReceiver } from '../../scripts/receivers/https-receiver';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { type Received, startReceiver } from '../helpers/https-receiver';
 import { outboxSettled } from '../helpers/outbox';
 import { startTestStack, type TestStack } from '../helpers/stack';
 

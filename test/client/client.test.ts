@@ -11,11 +11,11 @@ import {
   WebhookVerificationError,
   webhooks,
 } from '../../clients/typescript/src';
+import { type Received, startReceiver } from '../../scripts/receivers/https-receiver';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../src/domain/database-unavailable';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { type Received, startReceiver } from '../helpers/https-receiver';
 import { startApiBehindProxy } from '../helpers/pg-proxy';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { startScriptedProxy } from './scripted-proxy';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { startReceiver } from '../../scripts/receivers/https-receiver';
 import { updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { insertDueDeliveries, resendDeliveries } from '../../src/db/repositories/webhook-due-deliveries';
 import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
@@ -6,7 +7,6 @@ import { derivedUuid } from '../../src/domain/ids';
 import { deliveriesAddedSignal, endpointWorkflowId, webhookEndpointWorkflow } from '../../src/workflows';
 import { seedMerchant } from '../helpers/fixtures';
 import { trackHistory } from '../helpers/histories';
-import { startReceiver } from '../helpers/https-receiver';
 import { useWebhookWorkflowStack } from '../helpers/webhook-workflow-stack';
 
 const MINUTE = 60_000;

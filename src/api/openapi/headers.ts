@@ -1,6 +1,5 @@
 import { ERROR_CATALOGUE } from '../../domain/errors';
-import type { Json } from './operation-object';
-import type { Operation } from './registry';
+import type { Json, Operation } from './registry';
 
 /**
  * The response headers the service sets, described once in `components.headers` and referenced

@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { ApiError, ERROR_CATALOGUE, type ErrorName, errorBody } from '../../domain/errors';
 import { EXAMPLE_REQUEST_ID } from './examples/values';
 import { headersOf } from './headers';
-import { type Answer, type Auth, type Operation, pathParams } from './registry';
+import { type Answer, type Auth, type Json, type Operation, pathParams } from './registry';
 
-export type Json = Record<string, unknown>;
+export type { Json } from './registry';
 
 /**
  * One operation of the OpenAPI document: its parameters, request body, responses (the errors it

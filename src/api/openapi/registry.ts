@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { ErrorName } from '../../domain/errors';
 
+export type Json = Record<string, unknown>;
+
 export type Method = 'get' | 'post' | 'put' | 'delete' | 'options';
 
 /** Who may call an operation: the security schemes of docs/authentication.md. */

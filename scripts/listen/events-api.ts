@@ -1,6 +1,12 @@
 import type { WebhookEnvelope } from '../../src/domain/webhooks/envelope';
+import { apiSession } from './api-session';
+
 /** One event as GET /v1/events lists it (the envelope's fields, less IdempotencyKey and IsResent). */
-export type ListedEvent = Omit<WebhookEnvelope, 'IdempotencyKey' | 'IsResent'> & { EventId: string };
+export type ListedEvent = Omit<WebhookEnvelope, 'IdempotencyKey' | 'IsResent'> & {
+  EventId: string;
+  /** A test event (POST /v1/webhooks/{id}/test), listed because listen asks for them. */
+  IsTestEvent?: boolean;
+};
 
 interface EventsPage {
   data: ListedEvent[];
@@ -9,41 +15,18 @@ interface EventsPage {
 }
 
 /**
- * The merchant's side of the events API: a client-credentials token (fetched again once on a 401,
- * as the interface says) and the cursor that follows GET /v1/events. Outbound requests only.
+ * The merchant's side of the events API: the cursor that follows GET /v1/events, test events
+ * included (`include_test_events=true`), so listen shows them as a registered endpoint gets them.
  */
 export function eventsApi(options: { apiBaseUrl: string; clientId: string; clientSecret: string }) {
-  let token: string | undefined;
-
-  async function fetchToken(): Promise<string> {
-    const res = await fetch(`${options.apiBaseUrl}/v1/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'client_credentials',
-        client_id: options.clientId,
-        client_secret: options.clientSecret,
-      }),
-    });
-    if (res.status !== 200) throw new Error(`token request failed: HTTP ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { access_token: string }).access_token;
-  }
-
-  async function get(path: string): Promise<Response> {
-    token ??= await fetchToken();
-    let res = await fetch(`${options.apiBaseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    if (res.status === 401) {
-      token = await fetchToken();
-      res = await fetch(`${options.apiBaseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    }
-    return res;
-  }
+  const session = apiSession(options);
 
   return {
     /** Checks the credentials (and the webhooks scope) before anything is printed as ready. */
     async check(): Promise<void> {
-      const res = await get('/v1/events?limit=1&since=2999-01-01T00:00:00Z');
-      if (res.status !== 200) throw new Error(`GET /v1/events answered HTTP ${res.status}: ${await res.text()}`);
+      const res = await session.call('GET', '/v1/events?limit=1&since=2999-01-01T00:00:00Z');
+      if (res.status !== 200)
+        throw new Error(`GET /v1/events answered HTTP ${res.status}: ${JSON.stringify(res.body)}`);
     },
 
     /**
@@ -52,9 +35,13 @@ export function eventsApi(options: { apiBaseUrl: string; clientId: string; clien
      */
     async page(position: string, limit = 100): Promise<{ events: ListedEvent[]; position: string; hasMore: boolean }> {
       const param = position.startsWith('evc_') ? 'starting_after' : 'since';
-      const res = await get(`/v1/events?limit=${limit}&${param}=${encodeURIComponent(position)}`);
-      if (res.status !== 200) throw new Error(`GET /v1/events answered HTTP ${res.status}: ${await res.text()}`);
-      const body = (await res.json()) as EventsPage;
+      const res = await session.call(
+        'GET',
+        `/v1/events?limit=${limit}&include_test_events=true&${param}=${encodeURIComponent(position)}`,
+      );
+      if (res.status !== 200)
+        throw new Error(`GET /v1/events answered HTTP ${res.status}: ${JSON.stringify(res.body)}`);
+      const body = res.body as EventsPage;
       return { events: body.data, position: body.nextCursor ?? position, hasMore: body.hasMore };
     },
   };

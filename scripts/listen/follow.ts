@@ -9,7 +9,7 @@ export function timeColumn(at: Date): string {
 
 /**
  * Follows the merchant's events through GET /v1/events and forwards each, in order, one line per
- * event: `<time>  <event>  <EventId> -> <status>`. Polls every `intervalMs` when idle, at once
+ * event: `<time>  <event>  <EventId> -> <status>` (`<EventId> [test]` for a test event). Polls every `intervalMs` when idle, at once
  * while pages are full. Stops when `signal` aborts. API errors are printed and retried.
  */
 export async function follow(options: ListenOptions, out: (line: string) => void, signal: AbortSignal): Promise<void> {
@@ -22,9 +22,10 @@ export async function follow(options: ListenOptions, out: (line: string) => void
       for (const event of page.events) {
         if (signal.aborted) return;
         if (options.events.length && !options.events.includes(event.Event)) continue;
-        const answer = await forwardEvent(options.forwardTo, options.secret, event);
+        const answer = await forwardEvent(options.forwardTo, options.secret, event, 10_000, options.tls);
         const shown = 'status' in answer ? String(answer.status) : `error: ${answer.error}`;
-        out(`${timeColumn(new Date())}  ${event.Event}  ${event.EventId} -> ${shown}`);
+        const test = event.IsTestEvent ? ' [test]' : '';
+        out(`${timeColumn(new Date())}  ${event.Event}  ${event.EventId}${test} -> ${shown}`);
       }
       position = page.position;
       hasMore = page.hasMore;

@@ -34,12 +34,17 @@ const isoTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 tim
 
 /**
  * Query of GET /v1/events: `since` (an ISO 8601 instant, as before, or a cursor), `starting_after`
- * (a cursor: events after the one it names), `limit` (1 to 500, 100 by default).
+ * (a cursor: events after the one it names), `limit` (1 to 500, 100 by default),
+ * `include_test_events` (`true`: test events too, marked `IsTestEvent`; what listen follows).
  */
 export const listQuery = z.object({
   since: z.union([isoTime, cursor]).optional(),
   starting_after: cursor.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
+  include_test_events: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('`true` lists test events (POST /v1/webhooks/{id}/test) too, with `IsTestEvent: true`.'),
 });
 
 /**
@@ -55,17 +60,19 @@ export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string })
   const router = new Router();
 
   // A merchant's events, or a partner's own (application events, whose Mid appears on conversion).
-  // Test events (POST /v1/webhooks/{id}/test) are never listed.
-  const ownedEvents = (owner: ReturnType<typeof endpointOwner>) => {
-    const q = deps.db('events').where({ partner_id: owner.partnerId, is_test_event: false });
+  // Test events (POST /v1/webhooks/{id}/test) only when asked for: made-up orders must not reach
+  // a catch-up job by default, but listen shows them as a registered endpoint receives them.
+  const ownedEvents = (owner: ReturnType<typeof endpointOwner>, withTestEvents = false) => {
+    const q = deps.db('events').where({ partner_id: owner.partnerId });
+    if (!withTestEvents) q.andWhere({ is_test_event: false });
     return owner.merchantId
       ? q.andWhere({ merchant_id: owner.merchantId }).andWhereNot('name', 'like', 'application.%')
       : q.andWhere('name', 'like', 'application.%');
   };
 
   router.get('/v1/events', async (ctx) => {
-    const { since, starting_after: startingAfter, limit } = parseInput(listQuery, ctx.query);
-    const q = ownedEvents(endpointOwner(principalOf(ctx.state)))
+    const { since, starting_after: startingAfter, limit, include_test_events } = parseInput(listQuery, ctx.query);
+    const q = ownedEvents(endpointOwner(principalOf(ctx.state)), include_test_events === 'true')
       .orderBy('sequence', 'asc')
       .limit(limit + 1);
     const sinceCursor = since === undefined ? undefined : cursorPosition(since);
@@ -89,6 +96,7 @@ export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string })
         OrderId: e.order_id,
         ConfirmationId: e.confirmation_id,
         IsTestMode: e.is_test_mode,
+        IsTestEvent: e.is_test_event,
       })),
       // Pass the last TimeStamp back as `since` for the next page (events at that instant repeat: de-duplicate by EventId).
       next: rows.length === limit ? last?.occurred_at.toISOString() : null,

@@ -670,6 +670,8 @@ class EventRecord(TypedDict):
     OrderId: Optional[str]
     ConfirmationId: Optional[str]
     IsTestMode: bool
+    IsTestEvent: bool
+    """A test event (POST /v1/webhooks/{id}/test); listed only with `include_test_events=true`."""
 
 
 class EventResent(TypedDict):

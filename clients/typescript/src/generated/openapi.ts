@@ -670,6 +670,10 @@ export interface PaymentRescueApi {
         since?: string;
         starting_after?: string;
         limit?: number;
+        /**
+         * `true` lists test events (POST /v1/webhooks/{id}/test) too, with `IsTestEvent: true`.
+         */
+        include_test_events?: 'true' | 'false';
       };
       response: EventPage;
     };
@@ -1946,6 +1950,10 @@ export interface EventRecord {
   OrderId: string | null;
   ConfirmationId: string | null;
   IsTestMode: boolean;
+  /**
+   * A test event (POST /v1/webhooks/{id}/test); listed only with `include_test_events=true`.
+   */
+  IsTestEvent: boolean;
   [k: string]: unknown | undefined;
 }
 /**

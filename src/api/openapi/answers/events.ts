@@ -21,6 +21,9 @@ export const eventRecord = z
     OrderId: uuid.nullable(),
     ConfirmationId: z.string().nullable(),
     IsTestMode: z.boolean(),
+    IsTestEvent: z
+      .boolean()
+      .describe('A test event (POST /v1/webhooks/{id}/test); listed only with `include_test_events=true`.'),
   })
   .meta({ id: 'EventRecord' });
 

@@ -70,6 +70,7 @@ export const eventPage = {
       OrderId: ORDER_ID,
       ConfirmationId: 'PRS-7Q4K2M9X',
       IsTestMode: true,
+      IsTestEvent: false,
     },
   ],
   hasMore: false,

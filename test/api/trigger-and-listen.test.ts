@@ -8,7 +8,7 @@ import { verifyWebhook } from '../../src/domain/webhooks/signature';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { type Received, startReceiver } from '../helpers/https-receiver';
+import { type Received, startReceiver } from '../../scripts/receivers/https-receiver';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
 

@@ -101,6 +101,8 @@ function runStack(label: string, main: () => Promise<void>, stopAll: (code: numb
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
   main().catch(async (err: unknown) => {
+    // Stopped while still starting: a process the stop ended fails its start, which is no error.
+    if (stopping) return;
     if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
     else
       process.stderr.write(`[${label}] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -15,6 +15,7 @@ import * as onboarding from './20261123020000_onboarding';
 import * as endpointDelivery from './20261123030000_endpoint_delivery';
 import * as workerHeartbeats from './20261123040000_worker_heartbeats';
 import * as chargeOutcomeUnknown from './20261125010000_charge_outcome_unknown';
+import * as chargesLedger from './20261127010000_charges_ledger';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -37,4 +38,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261123030000_endpoint_delivery', migration: endpointDelivery },
   { name: '20261123040000_worker_heartbeats', migration: workerHeartbeats },
   { name: '20261125010000_charge_outcome_unknown', migration: chargeOutcomeUnknown },
+  { name: '20261127010000_charges_ledger', migration: chargesLedger },
 ];

@@ -3,6 +3,7 @@ import type { Db } from '../db/knex';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
 import type { ProcessorSettings } from '../processors/settings';
+import { createChargeReconciliationActivities } from './charge-reconciliation';
 import { createMailer, type Mailer } from './mailer';
 import { createOrderActivities } from './orders';
 import { createProcessorActivities } from './processor';
@@ -24,9 +25,11 @@ export interface ActivityDeps {
  * effects (persistence, scoring, the processor, webhook HTTP, mail); they never import workflows.
  */
 export function createActivities(deps: ActivityDeps) {
+  const processor = createProcessorActivities(deps);
   return {
     ...createOrderActivities(deps),
-    ...createProcessorActivities(deps),
+    ...processor,
+    ...createChargeReconciliationActivities(deps, processor),
     ...createRefundActivities(deps),
     ...createWebhookActivities(deps),
   };

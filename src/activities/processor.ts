@@ -1,12 +1,14 @@
 import type { Db } from '../db/knex';
 import { revealVaultedCard } from '../db/repositories/card-vault';
 import { getMerchantSettings } from '../db/repositories/merchants';
-import type { ChargeInput, ChargeResult } from '../domain/orders/contracts';
+import type { ChargeInput, ChargeResult, LedgerAnswer } from '../domain/orders/contracts';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
 import { chargeResultOf } from '../processors/advice';
+import type { ChargeOutcome } from '../processors/port';
 import { createProcessors } from '../processors/registry';
 import type { ProcessorSettings } from '../processors/settings';
+import { chargeLedger, type LedgerChargeCall, ledgerAnswerOf } from './charge-ledger';
 import { storeStep } from './store-failures';
 
 export interface ProcessorActivityDeps {
@@ -20,10 +22,10 @@ export interface ProcessorActivityDeps {
 
 /**
  * The calls that move money. They run as ordinary activities, scheduled only once the workflow's
- * decision to make them is durable in its history, and each carries an idempotency key derived
- * from the command (never from the moment), as real processors accept: a re-run gets the
- * processor's first answer instead of moving money again. The sandbox simulator honours the keys
- * the same way: the ids it answers are derived from them.
+ * decision to make them is durable in its history; an order's calls go through the charges ledger,
+ * whose row (written first) names the idempotency key, so a re-run gets the processor's first
+ * answer instead of moving money again. The sandbox simulator honours the keys the same way: the
+ * ids it answers are derived from them.
  */
 export function createProcessorActivities(deps: ProcessorActivityDeps) {
   const processors = createProcessors({
@@ -31,51 +33,113 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
     settings: deps.processors ?? { stripe: null },
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
+  const { throughLedger, reversed } = chargeLedger(deps.db);
+
   return {
     /**
-     * Charges (sale) or authorizes on the merchant's processor (src/processors/). The card is read
-     * from the vault here and goes only to the processor. A vault read failure is
-     * StoreUnavailable, never "unavailable".
+     * Charges (sale) or authorizes on the merchant's processor (src/processors/), through the
+     * charges ledger. The card is read from the vault here and goes only to the processor. A vault
+     * read failure is StoreUnavailable, never "unavailable".
      */
     async processorCharge(input: ChargeInput): Promise<ChargeResult> {
-      const [vaulted, settings] = await storeStep('read card vault', () =>
-        Promise.all([
-          revealVaultedCard(deps.db, input.merchantId, input.cardToken, deps.vaultKeys),
-          getMerchantSettings(deps.db, input.merchantId),
-        ]),
-      );
-      if (!vaulted) return { result: 'hard_decline', code: '14' }; // no such card in this merchant's vault
-      const { pan, card } = vaulted;
-      const processor = processors.forMerchant(settings.processor);
-      if (!processor) return { result: 'unavailable' };
-      const request = {
-        idempotencyKey: input.idempotencyKey,
-        card: { pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear },
+      const call: LedgerChargeCall = {
+        key: input.idempotencyKey,
+        orderId: input.orderId,
+        merchantId: input.merchantId,
+        externalOrderId: input.externalOrderId,
+        kind: input.mode === 'authorize' ? 'authorization' : 'sale',
+        attempt: input.attempt,
         amount: input.amount,
         currency: input.currency,
-        flow: input.flow,
-        attempt: input.attempt,
-        threeDSecure: input.threeDSecure,
-        ...(input.challengeCompleted !== undefined ? { challengeCompleted: input.challengeCompleted } : {}),
+        request: {
+          cardToken: input.cardToken,
+          mode: input.mode,
+          flow: input.flow,
+          threeDSecure: input.threeDSecure,
+          ...(input.challengeCompleted !== undefined ? { challengeCompleted: input.challengeCompleted } : {}),
+        },
       };
-      const outcome = input.mode === 'authorize' ? await processor.authorize(request) : await processor.sale(request);
-      return chargeResultOf(outcome);
+      const outcome = await throughLedger(
+        call,
+        async (key): Promise<ChargeOutcome> => {
+          const [vaulted, settings] = await storeStep('read card vault', () =>
+            Promise.all([
+              revealVaultedCard(deps.db, input.merchantId, input.cardToken, deps.vaultKeys),
+              getMerchantSettings(deps.db, input.merchantId),
+            ]),
+          );
+          // No such card in this merchant's vault: declined as an invalid card, nothing sent.
+          if (!vaulted) return { result: 'declined', code: '14', advice: 'hard_decline' };
+          const { pan, card } = vaulted;
+          const processor = processors.forMerchant(settings.processor);
+          if (!processor) return { result: 'unavailable' };
+          const request = {
+            idempotencyKey: key,
+            card: { pan, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear },
+            amount: input.amount,
+            currency: input.currency,
+            flow: input.flow,
+            attempt: input.attempt,
+            threeDSecure: input.threeDSecure,
+            ...(input.challengeCompleted !== undefined ? { challengeCompleted: input.challengeCompleted } : {}),
+          };
+          return input.mode === 'authorize' ? processor.authorize(request) : processor.sale(request);
+        },
+        ledgerAnswerOf,
+      );
+      return {
+        ...chargeResultOf(outcome),
+        key: outcome.key,
+        ...(outcome.result === 'declined' ? { advice: outcome.advice } : {}),
+      };
     },
 
-    /** Captures on the processor that issued the authorization. */
+    /** Captures on the processor that issued the authorization, through the charges ledger. */
     async processorCapture(input: {
-      idempotencyKey: string;
+      call: LedgerChargeCall;
       authorizationId: string;
-      amount: number;
-    }): Promise<{ captureId: string }> {
-      return processors.forAuthorization(input.authorizationId).capture(input);
+    }): Promise<{ captureId: string } & LedgerAnswer> {
+      return throughLedger(
+        input.call,
+        (key) =>
+          processors
+            .forAuthorization(input.authorizationId)
+            .capture({ idempotencyKey: key, authorizationId: input.authorizationId, amount: input.call.amount }),
+        (r) => ({ result: 'done', processorReference: r.captureId }),
+      );
     },
 
-    async processorVoid(input: { idempotencyKey: string; authorizationId: string }): Promise<void> {
-      await processors.forAuthorization(input.authorizationId).void(input);
+    /** Voids the authorization of charge `call.attempt`, through the charges ledger; that charge is reversed. */
+    async processorVoid(input: { call: LedgerChargeCall; authorizationId: string }): Promise<LedgerAnswer> {
+      const answer = await throughLedger(
+        input.call,
+        async (key) => {
+          await processors
+            .forAuthorization(input.authorizationId)
+            .void({ idempotencyKey: key, authorizationId: input.authorizationId });
+          return {};
+        },
+        () => ({ result: 'done' }),
+      );
+      await reversed(input.call);
+      return answer;
     },
 
-    /** Refunds part of a capture; the refund id is the idempotency key. */
+    /** Refunds a sale approved too late to take (charge `call.attempt`), through the charges ledger. */
+    async processorReverse(input: { call: LedgerChargeCall; authorizationId: string }): Promise<LedgerAnswer> {
+      const answer = await throughLedger(
+        input.call,
+        (key) =>
+          processors
+            .forAuthorization(input.authorizationId)
+            .refund({ refundId: key, authorizationId: input.authorizationId, amount: input.call.amount }),
+        (r) => ({ result: 'done', processorReference: r.processorReference }),
+      );
+      await reversed(input.call);
+      return answer;
+    },
+
+    /** Refunds part of a capture (the refund workflow, against the refunds ledger); the refund id is the key. */
     async processorRefund(input: {
       refundId: string;
       authorizationId: string;

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import { findMerchantOrder, type OrderRow, orderView } from '../db/repositories/orders';
+import { findMerchantOrder, type OrderRow, orderViewOf } from '../db/repositories/orders';
 import { refundReserved } from '../db/repositories/refunds';
 import { ApiError, ERROR_CATALOGUE } from '../domain/errors';
 import { derivedUuid } from '../domain/ids';
@@ -77,7 +77,7 @@ export async function captureOrder(
   if (result.kind === 'refused') throw refusal(result.reason, result.status);
   const updated = await findMerchantOrder(deps.db, order.merchant_id, order.id);
   if (!updated) throw new ApiError('internal_error');
-  const { status: _n, statusName: _s, ...view } = orderView(updated);
+  const { status: _n, statusName: _s, ...view } = await orderViewOf(deps.db, updated);
   return { status: 200, body: commandAnswer('APPROVED', updated.status_name, view) };
 }
 

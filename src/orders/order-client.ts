@@ -16,6 +16,7 @@ import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids
 import { orderPriority, refundPriority } from '../temporal/task-priority';
 import { evaluateUpdate, orderStartSearchAttributes, orderWorkflow, refundWorkflow } from '../workflows';
 import { answerByFor, mayStillRun } from './caller-deadline';
+import { ClosedOrderRuns } from './closed-order-runs';
 import { orderRequestMismatchOf } from './order-request-mismatch';
 import { failureDetail, failureType, isClosed, isDeadlineExceeded } from './workflow-call-errors';
 
@@ -31,17 +32,13 @@ const outcomePending = () => new ApiError('order_outcome_pending');
 export interface OrderClientOptions {
   /** How long a call waits for the workflow (including busy retries) before answering. */
   deadlineMs?: number;
-  /**
-   * Whether Updates carry their caller's deadline (CallerDeadline; default true). Off only against
-   * a time-skipping test server, whose workflow clock runs ahead of this process's.
-   */
+  /** Updates carry their caller's deadline (default true; off against a time-skipping test server). */
   callerDeadline?: boolean;
 }
 
 /**
- * How long the API waits on a workflow before answering 503 (retry with the same key): long enough
- * to ride out a worker restart, shorter than a merchant's HTTP timeout (commonly 30-60 s). The
- * API takes it from WORKFLOW_CALL_DEADLINE_MS (src/config/temporal.ts; same default).
+ * How long the API waits on a workflow before answering 503 (retry with the same key): rides out a
+ * worker restart, within a merchant's HTTP timeout. WORKFLOW_CALL_DEADLINE_MS (src/config/temporal.ts).
  */
 export const DEFAULT_DEADLINE_MS = 20_000;
 
@@ -58,6 +55,8 @@ const BUSY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
 export class OrderClient {
   private readonly deadlineMs: number;
   private readonly callerDeadline: boolean;
+  /** Runs that closed before deciding an order (src/orders/unevaluated-run.ts). */
+  readonly closedRuns: ClosedOrderRuns;
 
   constructor(
     private readonly client: Client,
@@ -66,6 +65,7 @@ export class OrderClient {
   ) {
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.callerDeadline = options.callerDeadline ?? true;
+    this.closedRuns = new ClosedOrderRuns(client, taskQueue, this.deadlineMs);
   }
 
   /**
@@ -171,17 +171,6 @@ export class OrderClient {
     }
   }
 
-  /** Whether the latest run closed after scheduling an activity, not reporting its charge settled. */
-  async latestRunClosedWithChargeUnsettled(workflowId: string): Promise<boolean> {
-    const handle = this.client.workflow.getHandle<typeof orderWorkflow>(workflowId);
-    return this.client.connection.withDeadline(Date.now() + this.deadlineMs, async () => {
-      const { status } = await handle.describe();
-      if (status.name === 'RUNNING') return false;
-      if (status.name === 'COMPLETED' && (await handle.result()).chargeSettled) return false;
-      return ((await handle.fetchHistory()).events ?? []).some((e) => e.activityTaskScheduledEventAttributes);
-    });
-  }
-
   /**
    * Runs `call` (given the answerBy its Update carries) until answered, retrying while the order is
    * busy or turned away an earlier Update of the same id that outlived its caller, until the
@@ -207,6 +196,7 @@ export class OrderClient {
         if (type === FAILURE.temporarilyUnavailable || type === FAILURE.storeUnavailable)
           throw temporarilyUnavailable();
         if (type === FAILURE.chargeOutcomeUnknown) throw outcomePending();
+        if (type === FAILURE.externalOrderTaken) return CLOSED; // another run's order: answered from it
         if (type === FAILURE.orderNotEvaluated) throw new ApiError('order_not_found');
         if (type === FAILURE.orderRequestMismatch) throw orderRequestMismatchOf(failureDetail(err));
         // callerGone: attached (same Update id) to an earlier one that outlived its caller; sent

@@ -1,5 +1,6 @@
 // Every workflow the worker runs. Deterministic code only: imports @temporalio/workflow (and the
 // SDK's deterministic @temporalio/common for typed search attribute keys) and src/domain.
+export { chargeReconciliationWorkflow } from './charge-reconciliation';
 export {
   cancelUpdate,
   captureUpdate,

@@ -204,6 +204,16 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       ]);
       expect(await events(orderId)).toEqual(['order.completed']);
       expect(await stack.db('orders').where({ external_order_id: first.externalOrderId })).toHaveLength(1);
+      // Every charge of every attempt, from the charges ledger: what the network said, and its advice.
+      const { attempts } = (await api('GET', `/v1/orders/${orderId}`)).body;
+      expect(
+        attempts.map((a: Record<string, unknown>) => [a.attempt, a.kind, a.state, a.result, a.networkCode, a.advice]),
+      ).toEqual([
+        [1, 'sale', 'answered', 'declined', '51', 'retryable'],
+        [2, 'sale', 'answered', 'declined', '51', 'retryable'],
+        [3, 'sale', 'answered', 'approved', null, null],
+      ]);
+      for (const a of attempts) expect(Date.parse(a.answeredAtUtc)).toBeGreaterThanOrEqual(Date.parse(a.createdAtUtc));
     });
   });
 

@@ -3,12 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { listenOptions } from '../../scripts/listen/options';
+import { type Received, startReceiver } from '../../scripts/receivers/https-receiver';
 import { derivedUuid } from '../../src/domain/ids';
 import { verifyWebhook } from '../../src/domain/webhooks/signature';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { type Received, startReceiver } from '../../scripts/receivers/https-receiver';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
 

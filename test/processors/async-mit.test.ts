@@ -4,6 +4,7 @@ import { updateMerchantSettings } from '../../src/db/repositories/merchants';
 import type { EvaluateInput } from '../../src/domain/orders/contracts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedMerchant } from '../helpers/fixtures';
+import { chargeKey } from '../helpers/order-row';
 import { evaluateInput, eventNames, orderRow, startOrder, vaultTestCard } from '../helpers/orders';
 import { createTimeSkippingEnv, startTimeSkippingWorker, uniqueTaskQueue } from '../helpers/temporal';
 import { type CardNetwork, startCardNetwork } from './harness/card-network';
@@ -63,8 +64,11 @@ describe('async MIT rescue through Stripe (time-skipping server, stripe-mock)', 
       owner,
       evaluateInput(cards[pan] as EvaluateInput['card'], new Date(await env.currentTimeMs()), asyncMit),
     );
-  const intents = (orderId: string) =>
-    network.requests.filter((r) => r.path === '/v1/payment_intents' && r.idempotencyKey?.startsWith(`${orderId}:`));
+  /** The PaymentIntent requests sent under the order's keys (its charges-ledger rows' ids). */
+  const intents = async (orderId: string) => {
+    const keys = new Set(await database.db('charges').where({ order_id: orderId }).pluck('id'));
+    return network.requests.filter((r) => r.path === '/v1/payment_intents' && keys.has(r.idempotencyKey ?? ''));
+  };
 
   it('soft declines (try_again_later) are retried on the schedule; the third charge rescues: Completed', async () => {
     const { result, orderId } = await start(CARDS.softThenApproves);
@@ -81,11 +85,11 @@ describe('async MIT rescue through Stripe (time-skipping server, stripe-mock)', 
     });
     expect(await eventNames(database.db, orderId)).toEqual(['order.completed']);
 
-    const sent = intents(orderId);
+    const sent = await intents(orderId);
     expect(sent.map((r) => [r.idempotencyKey, r.status])).toEqual([
-      [`${orderId}:charge:1`, 402],
-      [`${orderId}:charge:2`, 402],
-      [`${orderId}:charge:3`, 200],
+      [await chargeKey(database.db, orderId, 'sale', 1), 402],
+      [await chargeKey(database.db, orderId, 'sale', 2), 402],
+      [await chargeKey(database.db, orderId, 'sale', 3), 200],
     ]);
     for (const r of sent)
       expect(r.params).toMatchObject({ off_session: 'true', confirm: 'true', capture_method: 'automatic' });
@@ -97,7 +101,11 @@ describe('async MIT rescue through Stripe (time-skipping server, stripe-mock)', 
     expect(await orderRow(database.db, orderId)).toMatchObject({ status: 2, service_attempts: 1 });
     await env.sleep(10 * DAY); // where the schedule would have made nine more attempts
     expect((await orderRow(database.db, orderId))?.service_attempts).toBe(1);
-    expect(intents(orderId).map((r) => r.status)).toEqual([402]);
+    expect((await intents(orderId)).map((r) => r.status)).toEqual([402]);
+    // The ledger keeps the processor's advice, as the Stripe adapter reported it.
+    expect(
+      await database.db('charges').where({ order_id: orderId }).select('kind', 'attempt', 'state', 'result', 'advice'),
+    ).toEqual([{ kind: 'sale', attempt: 1, state: 'answered', result: 'declined', advice: 'do_not_retry' }]);
     expect(network.charges(CARDS.doNotTryAgain)).toBe(1);
     expect(await eventNames(database.db, orderId)).toEqual(['order.expired']);
   });

@@ -7,7 +7,7 @@ import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { type ApiAnswer, callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { orderRow } from '../helpers/order-row';
+import { chargeKey as ledgerKey, orderRow } from '../helpers/order-row';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { killWorker, startWorkerProcess } from '../helpers/worker-process';
@@ -27,8 +27,8 @@ const retryLater = (a: ApiAnswer) =>
  * Money safety of the charge a CIT caller waits on (docs/architecture.md, "Money invariants"):
  * the worker is SIGKILLed after Stripe charged but before its answer came back, so the workflow
  * never learnt of the charge. The merchant retries the evaluate with the same idempotencyKey; the
- * charge runs again with the same processor key (`${orderId}:charge:1`, the attempt advances only
- * once the processor answered) and Stripe, which replays its stored answer for a repeated key
+ * charge runs again with the same processor key (its charges-ledger row's id, written before the
+ * call; the attempt advances only once the processor answered) and Stripe, which replays its stored answer for a repeated key
  * (https://docs.stripe.com/api/idempotent_requests), charges once. Real API, worker process,
  * Temporal dev server and Postgres; Stripe is stripe-mock behind the card-network simulator.
  */
@@ -106,7 +106,7 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
       },
     );
     expect(held).toMatchObject({ status: 200, replayed: false });
-    expect(held?.idempotencyKey).toMatch(/^[0-9a-f-]{36}:charge:1$/);
+    expect(held?.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     await killWorker(worker);
     hold.release(); // the answer goes nowhere
 
@@ -131,7 +131,12 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
     expect(answered.status).toBe(200);
     expect(answered.body).toMatchObject({ outcome: 'APPROVED', orderStatus: 7, orderStatusName: 'Completed' });
     const { orderId } = answered.body;
-    const chargeKey = `${orderId}:charge:1`;
+    // The key is the ledger row's id: the intent was durable before the held call, and is answered now.
+    const chargeKey = await ledgerKey(stack.db, orderId, 'sale', 1);
+    expect(chargeKey).toBe(held?.idempotencyKey);
+    expect(await stack.db('charges').where({ order_id: orderId }).select('kind', 'attempt', 'state', 'result')).toEqual(
+      [{ kind: 'sale', attempt: 1, state: 'answered', result: 'approved' }],
+    );
 
     // Every PaymentIntent request (only this order's reach this simulator) carried the one key:
     // the held one, and the charge re-run after the crash, which Stripe answered from its first answer.
@@ -156,7 +161,7 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
     expect(order.body).toMatchObject({ orderId, status: 7, statusName: 'SUCCESS', outcome: 'APPROVED' });
     expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
   });
-  it('a run closed after sending a charge nobody retried is not started again under another orderId', async () => {
+  it('a run closed after sending a charge nobody retried is reconciled from its ledger before the id starts afresh', async () => {
     for (const w of workers) if (w.exitCode === null && w.signalCode === null) await killWorker(w); // the first test's
     const worker = await startWorker();
     const chargesBefore = network.charges(CARDS.approves);
@@ -168,7 +173,7 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
       paymentMethod: { cardNumber: CARDS.approves, expiryMonth: 12, expiryYear: nextYear },
     };
     const first = api('POST', '/v1/evaluate', body);
-    await eventually(
+    const held = await eventually(
       () => hold?.arrived,
       (r) => r !== undefined,
       { describe: 'the PaymentIntent request to reach the simulator', timeoutMs: 60_000, intervalMs: 20 },
@@ -179,20 +184,43 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
     expect([failed.status, failed.body.error?.id]).toEqual([500, '500010']);
 
     // Nobody retries: the run closes with no order (terminated here, as its hour's end would).
+    // Its charge's intent was durable before the call: the ledger holds it, sent, unanswered.
     const handle = stack.client.workflow.getHandle(orderWorkflowId(merchantId, body.externalOrderId));
     await handle.terminate('closed unevaluated: the first evaluate was never retried');
+    const [abandoned] = await stack.db('charges').where({ external_order_id: body.externalOrderId });
+    expect(abandoned).toMatchObject({ id: held?.idempotencyKey, kind: 'sale', attempt: 1, state: 'sent' });
     await startWorker();
-    const intentsBefore = network.requests.filter((r) => r.path === '/v1/payment_intents').length;
+    const requestsBefore = network.requests.length;
 
-    // Another evaluate of the id must not charge again under a new orderId (a new processor key).
+    // Another evaluate of the id: the closed run's charge is sent again under its key (Stripe
+    // replays its approval), refunded in full, and only then does the id start afresh.
     const again = await api('POST', '/v1/evaluate', { ...body, idempotencyKey: randomUUID() });
-    expect([again.status, again.body.error?.id]).toEqual([500, '500001']);
-    expect(network.requests.filter((r) => r.path === '/v1/payment_intents')).toHaveLength(intentsBefore);
-    expect(network.charges(CARDS.approves)).toBe(chargesBefore + 1);
-    expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toEqual([]);
-    const runs = [];
-    for await (const run of stack.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` }))
-      runs.push(run.status.name);
-    expect(runs).toEqual(['TERMINATED']);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ outcome: 'APPROVED', orderStatusName: 'Completed' });
+    expect(again.body.orderId).not.toBe(abandoned?.order_id);
+    const rows = await stack.db('charges').where({ order_id: abandoned?.order_id }).orderBy('kind');
+    expect(rows.map((r) => [r.kind, r.attempt, r.state, r.result])).toEqual([
+      ['reversal', 1, 'answered', 'done'],
+      ['sale', 1, 'reversed', 'approved'],
+    ]);
+    const reversal = rows.find((r) => r.kind === 'reversal');
+    const after = network.requests.slice(requestsBefore);
+    const newKey = await ledgerKey(stack.db, again.body.orderId, 'sale', 1);
+    expect(after.filter((r) => r.path === '/v1/payment_intents').map((r) => [r.idempotencyKey, r.replayed])).toEqual([
+      [held?.idempotencyKey, true],
+      [newKey, false],
+    ]);
+    expect(after.filter((r) => r.path === '/v1/refunds').map((r) => [r.idempotencyKey, r.status])).toEqual([
+      [reversal?.id, 200],
+    ]);
+    // The card was charged twice (the abandoned charge and the new order's), the first refunded.
+    expect(network.charges(CARDS.approves)).toBe(chargesBefore + 2);
+    expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
+
+    // The id is the new order's now: another evaluate is answered from it, nothing sent.
+    const sentBefore = network.requests.length;
+    const third = await api('POST', '/v1/evaluate', { ...body, idempotencyKey: randomUUID() });
+    expect(third.body).toMatchObject({ orderId: again.body.orderId, outcome: 'APPROVED' });
+    expect(network.requests.slice(sentBefore)).toEqual([]);
   });
 });

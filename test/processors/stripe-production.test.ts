@@ -4,6 +4,7 @@ import { orderWorkflowId } from '../../src/domain/orders/workflow-ids';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { chargeKey } from '../helpers/order-row';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { type CardNetwork, startCardNetwork } from './harness/card-network';
 import { BEHAVIOURS, CARDS, TEST_VAULT_KEYS } from './harness/cards';
@@ -73,9 +74,11 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     const { orderId, externalOrderId } = res.body;
     expect(await events(orderId)).toEqual(['order.completed']);
 
-    const [paymentMethod] = sent('/v1/payment_methods', `${orderId}:charge:1:payment-method`);
+    // The processor's key is the ledger row's id, written before the call (docs/architecture.md).
+    const key = await chargeKey(stack.db, orderId, 'sale', 1);
+    const [paymentMethod] = sent('/v1/payment_methods', `${key}:payment-method`);
     expect(paymentMethod).toMatchObject({ status: 200, params: { type: 'card', 'card[number]': '<card number>' } });
-    const [intent, ...again] = sent('/v1/payment_intents', `${orderId}:charge:1`);
+    const [intent, ...again] = sent('/v1/payment_intents', key);
     expect(again).toEqual([]);
     expect(intent).toMatchObject({
       status: 200,
@@ -85,7 +88,7 @@ describe('production with the Stripe adapter against stripe-mock', () => {
         confirm: 'true',
         capture_method: 'automatic',
         'allowed_payment_method_types[0]': 'card',
-        'metadata[attempt]': `${orderId}:charge:1`,
+        'metadata[attempt]': key,
       },
     });
     expect(intent?.params).not.toHaveProperty('off_session');
@@ -100,7 +103,8 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     const res = await evaluate(CARDS.approves, { transactionType: 'AUTHORIZATION' });
     expect(res.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', orderStatus: 5 });
     const { orderId } = res.body;
-    expect(sent('/v1/payment_intents', `${orderId}:charge:1`)[0]?.params.capture_method).toBe('manual');
+    const authorization = await chargeKey(stack.db, orderId, 'authorization', 1);
+    expect(sent('/v1/payment_intents', authorization)[0]?.params.capture_method).toBe('manual');
 
     const captured = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
     expect(captured.body).toMatchObject({
@@ -109,7 +113,10 @@ describe('production with the Stripe adapter against stripe-mock', () => {
       amounts: { authorized: 2500, captured: 2500 },
     });
     expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
-    const [capture] = sent(/^\/v1\/payment_intents\/pi_\w+\/capture$/, `${orderId}:capture`);
+    const [capture] = sent(
+      /^\/v1\/payment_intents\/pi_\w+\/capture$/,
+      await chargeKey(stack.db, orderId, 'capture', 1),
+    );
     expect(capture).toMatchObject({ status: 200, params: { amount_to_capture: '2500' } });
   });
 
@@ -119,7 +126,8 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     expect(cancelled.status).toBe(200);
     expect((await api('GET', `/v1/orders/${orderId}`)).body.status).toBe(2);
     expect(await events(orderId)).toEqual(['order.capturerequired', 'order.cancelled']);
-    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, `${orderId}:void`)).toHaveLength(1);
+    const voidKey = await chargeKey(stack.db, orderId, 'void', 1);
+    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, voidKey)).toHaveLength(1);
   });
 
   it('refund: a Stripe refund of the PaymentIntent keyed by the refund id; order.refunded', async () => {
@@ -146,7 +154,8 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     // The network's code from Stripe's card_error is the order's response code.
     const row = await stack.db('orders').where({ id: declined.body.orderId }).first();
     expect(row).toMatchObject({ response_code: '05', service_attempts: 1 });
-    expect(sent('/v1/payment_intents', `${declined.body.orderId}:charge:1`)[0]?.status).toBe(402);
+    const declinedKey = await chargeKey(stack.db, declined.body.orderId, 'sale', 1);
+    expect(sent('/v1/payment_intents', declinedKey)[0]?.status).toBe(402);
   });
 
   it('Sync MIT: authorized off-session, captured by a further evaluate; a closed window voids the PaymentIntent', async () => {
@@ -168,13 +177,16 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     const first = await api('POST', '/v1/evaluate', inTime, syncToken);
     expect(first.body).toMatchObject({ outcome: 'CAPTUREREQUIRED', orderStatus: 5 });
     const { orderId } = first.body;
-    expect(sent('/v1/payment_intents', `${orderId}:charge:1`)[0]?.params).toMatchObject({
+    expect(
+      sent('/v1/payment_intents', await chargeKey(stack.db, orderId, 'authorization', 1))[0]?.params,
+    ).toMatchObject({
       off_session: 'true',
       capture_method: 'manual',
     });
     const again = await api('POST', '/v1/evaluate', { ...inTime, idempotencyKey: randomUUID() }, syncToken);
     expect(again.body).toMatchObject({ orderId, outcome: 'APPROVED', orderStatus: 7 });
-    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/capture$/, `${orderId}:capture`)).toHaveLength(1);
+    const captureKey = await chargeKey(stack.db, orderId, 'capture', 1);
+    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/capture$/, captureKey)).toHaveLength(1);
     expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
 
     const late = syncBody(2);
@@ -189,7 +201,8 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     const tooLate = await api('POST', '/v1/evaluate', { ...late, idempotencyKey: randomUUID() }, syncToken);
     expect(tooLate.body).toMatchObject({ orderId: rescued.body.orderId, outcome: 'DECLINED', orderStatus: 2 });
     expect(await events(rescued.body.orderId)).toEqual(['order.capturerequired', 'order.expired']);
-    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, `${rescued.body.orderId}:void`)).toHaveLength(1);
+    const expiredVoid = await chargeKey(stack.db, rescued.body.orderId, 'void', 1);
+    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, expiredVoid)).toHaveLength(1);
   });
 
   it('the processor setting is validated: an unknown one is 400 naming the field, and changes nothing', async () => {

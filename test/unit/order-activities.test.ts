@@ -6,6 +6,9 @@ import { createProcessorActivities } from '../../src/activities/processor';
 import type { Db } from '../../src/db/knex';
 import type { ChargeInput } from '../../src/domain/orders/contracts';
 import { FAILURE } from '../../src/domain/orders/failures';
+import { createSandboxAdapter } from '../../src/processors/sandbox-adapter';
+
+const ONE = randomUUID();
 
 /** A knex stand-in whose every query fails as Postgres would, with this SQLSTATE or socket error. */
 function failingDb(error: { code: string; message: string }): Db {
@@ -24,7 +27,9 @@ function failingDb(error: { code: string; message: string }): Db {
 }
 
 const charge: ChargeInput = {
-  idempotencyKey: `${randomUUID()}:charge:1`,
+  idempotencyKey: randomUUID(),
+  orderId: randomUUID(),
+  externalOrderId: `shop-${randomUUID()}`,
   merchantId: randomUUID(),
   cardToken: randomUUID(),
   amount: 1999,
@@ -52,7 +57,7 @@ async function failureOf(run: () => Promise<unknown>): Promise<ApplicationFailur
 describe('order and processor activities', () => {
   const env = new MockActivityEnvironment();
 
-  it('a vault read that cannot reach Postgres is StoreUnavailable (retried), never "processor unavailable"', async () => {
+  it('a charge that cannot reach Postgres (its ledger intent, the vault) is StoreUnavailable (retried), never "processor unavailable"', async () => {
     const processor = createProcessorActivities({
       db: failingDb({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' }),
       vaultKeys: [],
@@ -86,14 +91,10 @@ describe('order and processor activities', () => {
   });
 
   it('the same capture key gives the same capture id; another key another (as a processor honours keys)', async () => {
-    const processor = createProcessorActivities({
-      db: failingDb({ code: '08006', message: 'x' }),
-      vaultKeys: [],
-      environment: 'sandbox',
-    });
+    const sandbox = createSandboxAdapter('sandbox');
     const capture = (idempotencyKey: string) =>
-      env.run(processor.processorCapture, { idempotencyKey, authorizationId: 'auth', amount: 100 });
-    const [a, b, c] = await Promise.all([capture('o1:capture'), capture('o1:capture'), capture('o2:capture')]);
+      sandbox.capture({ idempotencyKey, authorizationId: 'auth', amount: 100 });
+    const [a, b, c] = await Promise.all([capture(ONE), capture(ONE), capture(randomUUID())]);
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
   });

@@ -9,19 +9,20 @@ import type {
   ChargeInput,
   ChargeResult,
   EvaluateInput,
+  LedgerCall,
   OrderResume,
   PersistOrderInput,
 } from '../../src/domain/orders/contracts';
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
 import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
-import { OrderClient } from '../../src/orders/order-client';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
 import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { evaluateInput } from '../helpers/orders';
 import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const card = { token: randomUUID(), brand: 'visa', bin: '411111', last4: '1111' };
 const approveAll = async (_: ChargeInput): Promise<ChargeResult> => ({ result: 'approved', authorizationId: 'auth-1' });
 
@@ -48,10 +49,12 @@ describe('order workflow with fake activities', () => {
         persisted.push(input);
       }),
       processorCharge: jest.fn(approveAll),
-      processorCapture: jest.fn(async (input: { idempotencyKey: string }) => ({
-        captureId: `cap-${input.idempotencyKey}`,
+      processorCapture: jest.fn(async ({ call }: { call: LedgerCall }) => ({
+        captureId: `cap-${call.key}`,
+        key: call.key,
       })),
-      processorVoid: jest.fn(async () => undefined),
+      processorVoid: jest.fn(async ({ call }: { call: LedgerCall }) => ({ key: call.key })),
+      processorReverse: jest.fn(async ({ call }: { call: LedgerCall }) => ({ key: call.key })),
       processorRefund: jest.fn(async (input: { refundId: string }) => ({ processorReference: `rf_${input.refundId}` })),
       ...overrides,
     };
@@ -99,7 +102,7 @@ describe('order workflow with fake activities', () => {
   const failureTypeOf = (err: unknown) =>
     err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
 
-  it('CIT sale: one charge keyed {orderId}:charge:1, one write Draft -> Completed with order.completed', async () => {
+  it('CIT sale: one charge (attempt 1, keyed by its ledger row), one write Draft -> Completed with order.completed', async () => {
     const { activities, persisted } = fakes();
     await withWorker(activities, async (taskQueue) => {
       const handle = await start(taskQueue);
@@ -109,7 +112,7 @@ describe('order workflow with fake activities', () => {
     });
     expect(activities.processorCharge).toHaveBeenCalledTimes(1);
     const [charge] = (activities.processorCharge as jest.Mock).mock.calls[0] as [ChargeInput];
-    expect(charge.idempotencyKey).toMatch(/:charge:1$/);
+    expect(charge).toMatchObject({ attempt: 1, idempotencyKey: expect.stringMatching(UUID) });
     expect(
       persisted.map((p) => [p.transition?.from ?? null, p.state.status, p.events.map((e) => outboxEvent(e).name)]),
     ).toEqual([[null, 'Completed', ['order.completed']]]);
@@ -167,9 +170,9 @@ describe('order workflow with fake activities', () => {
       releaseCapture = resolve;
     });
     const { activities } = fakes({
-      processorCapture: jest.fn(async (input: { idempotencyKey: string }) => {
+      processorCapture: jest.fn(async ({ call }: { call: LedgerCall }) => {
         await captureHeld;
-        return { captureId: `cap-${input.idempotencyKey}` };
+        return { captureId: `cap-${call.key}`, key: call.key };
       }),
     });
     await withWorker(activities, async (taskQueue) => {
@@ -294,6 +297,10 @@ describe('order workflow with fake activities', () => {
       ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
         ([c]) => (c as ChargeInput).idempotencyKey,
       );
+    const chargeAttempts = (activities: object) =>
+      ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
+        ([c]) => (c as ChargeInput).attempt,
+      );
     const started = async (taskQueue: string, resume?: OrderResume) => {
       const handle = await start(taskQueue, resume);
       trackHistory('order', handle.workflowId);
@@ -319,7 +326,7 @@ describe('order workflow with fake activities', () => {
       const keys = chargeKeys(activities);
       expect(keys).toHaveLength(4);
       expect(new Set(keys).size).toBe(1);
-      expect(keys[0]).toMatch(/:charge:1$/);
+      expect(chargeAttempts(activities)).toEqual([1, 1, 1, 1]);
       expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([['Completed', 1]]);
     });
 
@@ -333,10 +340,8 @@ describe('order workflow with fake activities', () => {
             .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date(), { transactionType })] })
             .catch((e: unknown) => e);
           expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
-          expect(await handle.result()).toEqual({ status: 'Draft', chargeSettled: true });
-          // So the API starts the externalOrderId afresh on a later evaluate (src/orders/unevaluated-run.ts).
-          const orders = new OrderClient(env.client, taskQueue, { callerDeadline: false });
-          expect(await orders.latestRunClosedWithChargeUnsettled(handle.workflowId)).toBe(false);
+          // Its ledger rows say the charge was given back: a later evaluate starts the id afresh.
+          expect(await handle.result()).toEqual({ status: 'Draft' });
         });
         const keys = chargeKeys(activities);
         expect(keys).toHaveLength(4);
@@ -344,45 +349,42 @@ describe('order workflow with fake activities', () => {
         const key = keys[0] as string;
         const authorizationId = `auth-${key}`;
         if (transactionType === 'SALE') {
-          expect(activities.processorRefund).toHaveBeenCalledTimes(1);
-          expect(activities.processorRefund).toHaveBeenCalledWith({
-            refundId: `${key}:reversal`,
+          expect(activities.processorReverse).toHaveBeenCalledTimes(1);
+          expect(activities.processorReverse).toHaveBeenCalledWith({
+            call: expect.objectContaining({ kind: 'reversal', attempt: 1, amount: 1999 }),
             authorizationId,
-            amount: 1999,
           });
           expect(activities.processorVoid).not.toHaveBeenCalled();
         } else {
           expect(activities.processorVoid).toHaveBeenCalledTimes(1);
-          expect(activities.processorVoid).toHaveBeenCalledWith({ idempotencyKey: `${key}:void`, authorizationId });
-          expect(activities.processorRefund).not.toHaveBeenCalled();
+          expect(activities.processorVoid).toHaveBeenCalledWith({
+            call: expect.objectContaining({ kind: 'void', attempt: 1 }),
+            authorizationId,
+          });
+          expect(activities.processorReverse).not.toHaveBeenCalled();
         }
         expect(persisted).toEqual([]);
       },
     );
 
     it.each([
-      ['declines it', 3, () => ({ result: 'soft_decline', code: '51' }) as ChargeResult, true, 4],
-      ['answers unavailable', 3, () => ({ result: 'unavailable' }) as ChargeResult, false, 4],
-      ['never answers', 1_000, approved, false, 15],
+      ['declines it', 3, () => ({ result: 'soft_decline', code: '51' }) as ChargeResult, 4],
+      ['answers unavailable', 3, () => ({ result: 'unavailable' }) as ChargeResult, 4],
+      ['never answers', 1_000, approved, 15],
     ] as const)(
-      'a first charge the processor %s when asked again as the hour ends: nothing undone, settled only if it said',
-      async (_case, unanswered, answer, settled, tries) => {
+      'a first charge the processor %s when asked again as the hour ends: nothing undone (the ledger keeps what it said)',
+      async (_case, unanswered, answer, tries) => {
         const { activities } = fakes({ processorCharge: unansweredThen(unanswered, answer) });
         await withWorker(activities, async (taskQueue) => {
           const handle = await started(taskQueue);
           await handle
             .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
             .catch(() => undefined);
-          expect(await handle.result()).toEqual(
-            settled ? { status: 'Draft', chargeSettled: true } : { status: 'Draft' },
-          );
-          // Unsettled, the externalOrderId stays closed: a new run would charge under another key.
-          const orders = new OrderClient(env.client, taskQueue, { callerDeadline: false });
-          expect(await orders.latestRunClosedWithChargeUnsettled(handle.workflowId)).toBe(!settled);
+          expect(await handle.result()).toEqual({ status: 'Draft' });
         });
         expect(chargeKeys(activities)).toHaveLength(tries);
         expect(new Set(chargeKeys(activities)).size).toBe(1);
-        expect(activities.processorRefund).not.toHaveBeenCalled();
+        expect(activities.processorReverse).not.toHaveBeenCalled();
         expect(activities.processorVoid).not.toHaveBeenCalled();
       },
     );
@@ -402,12 +404,12 @@ describe('order workflow with fake activities', () => {
           .catch((e: unknown) => e);
         expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
         // The order exists (Declined): the merchant's next attempt starts a run from its serviceAttempts
-        // and re-sends :charge:2, recording the processor's first answer; undoing it here would let
+        // and re-sends charge 2 (its ledger row's key), recording the processor's first answer; undoing it here would let
         // that attempt record a charge already refunded.
         expect(await handle.result()).toEqual({ status: 'Draft' });
       });
-      expect(chargeKeys(activities).map((k) => k.replace(/^.*:charge:/, ''))).toEqual(['2', '2', '2']);
-      expect(activities.processorRefund).not.toHaveBeenCalled();
+      expect(chargeAttempts(activities)).toEqual([2, 2, 2]);
+      expect(activities.processorReverse).not.toHaveBeenCalled();
       expect(activities.processorVoid).not.toHaveBeenCalled();
     });
 
@@ -483,8 +485,9 @@ describe('order workflow with fake activities', () => {
         refuse = false;
         expect(await handle.result()).toEqual({ status: 'Completed' });
       });
-      // The approval was lost with its write: the same key again (the processor's first answer), never :charge:3.
-      expect(chargeKeys(activities).map((k) => k.replace(/^.*:charge:/, ''))).toEqual(['1', '2', '2']);
+      // The approval was lost with its write: the same key again (the processor's first answer), never attempt 3.
+      expect(chargeAttempts(activities)).toEqual([1, 2, 2]);
+      expect(new Set(chargeKeys(activities).slice(1)).size).toBe(1);
       expect(persisted.at(-1)?.state).toMatchObject({ status: 'Completed', serviceAttempts: 2 });
     });
 
@@ -529,8 +532,8 @@ describe('order workflow with fake activities', () => {
         expect(failureTypeOf(passed)).toBe(FAILURE.chargeOutcomeUnknown);
         expect(await handle.result()).toEqual({ status: 'Completed' });
       });
-      const keys = chargeKeys(activities);
-      expect(keys.map((k) => k.replace(/^.*:charge:/, ''))).toEqual(['1', '2', '2', '2', '2']);
+      expect(chargeAttempts(activities)).toEqual([1, 2, 2, 2, 2]);
+      expect(new Set(chargeKeys(activities).slice(1)).size).toBe(1);
       expect(persisted.map((p) => [p.state.status, p.events.map((e) => outboxEvent(e).name)])).toEqual([
         ['Onhold', ['challenge.presented']],
         ['Onhold', ['challenge.passed']],
@@ -550,7 +553,6 @@ describe('order workflow with fake activities', () => {
           ...(windowHours ? { expiryDateUtc: new Date(now + windowHours * 3_600_000).toISOString() } : {}),
         });
       };
-      const attemptOf = (key: string) => Number(key.replace(/^.*:charge:/, ''));
       const softDecline: ChargeResult = { result: 'soft_decline', code: '51' };
       /**
        * Declines every attempt but `unanswered`, which goes unanswered `tries` times (or until
@@ -559,7 +561,7 @@ describe('order workflow with fake activities', () => {
       const processorFor = (unanswered: number, tries: number, answering = { now: false }) => {
         let left = tries;
         return jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
-          if (attemptOf(input.idempotencyKey) !== unanswered) return softDecline;
+          if (input.attempt !== unanswered) return softDecline;
           if (left-- > 0 && !answering.now) throw new Error('processor read timeout');
           return approved(input);
         });
@@ -579,7 +581,7 @@ describe('order workflow with fake activities', () => {
           expect(await handle.result()).toEqual({ status: 'Completed' });
         });
         // Retry 2 (+1 h) is tried 12 times and let go; retry 3 (+6 h) sends attempt 2 again, never attempt 3.
-        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, ...Array(13).fill(2)]);
+        expect(chargeAttempts(activities)).toEqual([1, ...Array(13).fill(2)]);
         expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
           ['Processing', 0],
           ['Processing', 1],
@@ -604,7 +606,7 @@ describe('order workflow with fake activities', () => {
           await handle.executeUpdate(evaluateUpdate, { args: [{ ...(await asyncMit()), ...overrides }] });
           // Retry 2 fires at 1 hour and is let go about 25 minutes later; retry 3 is at 6 hours.
           await env.sleep('3 hours');
-          expect(chargeKeys(fx.activities).map(attemptOf)).toEqual([1, ...Array(12).fill(2)]);
+          expect(chargeAttempts(fx.activities)).toEqual([1, ...Array(12).fill(2)]);
           await act(handle, answering);
         });
         return fx;
@@ -619,10 +621,9 @@ describe('order workflow with fake activities', () => {
         });
         const [key] = chargeKeys(activities).slice(-1);
         // The sale the re-send found approved is refunded in full (a technical cancel), by its key.
-        expect(activities.processorRefund).toHaveBeenCalledWith({
-          refundId: `${key}:reversal`,
+        expect(activities.processorReverse).toHaveBeenCalledWith({
+          call: expect.objectContaining({ kind: 'reversal', attempt: 2, amount: persisted[0]?.state.amount }),
           authorizationId: `auth-${key}`,
-          amount: persisted[0]?.state.amount,
         });
         expect(
           persisted.map((p) => [p.state.status, p.state.serviceAttempts, p.events.map((e) => outboxEvent(e).name)]),
@@ -644,10 +645,10 @@ describe('order workflow with fake activities', () => {
         );
         const [key] = chargeKeys(activities).slice(-1);
         expect(activities.processorVoid).toHaveBeenCalledWith({
-          idempotencyKey: `${key}:void`,
+          call: expect.objectContaining({ kind: 'void', attempt: 2 }),
           authorizationId: `auth-${key}`,
         });
-        expect(activities.processorRefund).not.toHaveBeenCalled();
+        expect(activities.processorReverse).not.toHaveBeenCalled();
         expect(persisted.at(-1)?.state).toMatchObject({
           status: 'Cancelled',
           serviceAttempts: 2,
@@ -677,8 +678,11 @@ describe('order workflow with fake activities', () => {
           },
         );
         const [key] = chargeKeys(activities).slice(-1);
-        expect(activities.processorRefund).toHaveBeenCalledWith(
-          expect.objectContaining({ refundId: `${key}:reversal` }),
+        expect(activities.processorReverse).toHaveBeenCalledWith(
+          expect.objectContaining({
+            authorizationId: `auth-${key}`,
+            call: expect.objectContaining({ kind: 'reversal' }),
+          }),
         );
         // Never Completed over a refunded charge: left to an operator, and nothing outstanding.
         expect(written.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
@@ -699,7 +703,7 @@ describe('order workflow with fake activities', () => {
           // Retry 3 (+6 h) sends the same charge again and is answered.
           expect(await handle.result()).toEqual({ status: 'Completed' });
         });
-        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, ...Array(16).fill(2)]);
+        expect(chargeAttempts(activities)).toEqual([1, ...Array(16).fill(2)]);
         expect(persisted.map((p) => p.state.status)).toEqual(['Processing', 'Processing', 'Completed']);
       });
 
@@ -711,7 +715,7 @@ describe('order workflow with fake activities', () => {
           await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
           expect(await handle.result()).toEqual({ status: 'Problem' });
         });
-        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, 3, ...Array(24).fill(4)]);
+        expect(chargeAttempts(activities)).toEqual([1, 2, 3, ...Array(24).fill(4)]);
         expect(persisted.at(-1)?.state).toMatchObject({
           status: 'Problem',
           serviceAttempts: 3,
@@ -730,7 +734,7 @@ describe('order workflow with fake activities', () => {
           await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
           expect(await handle.result()).toEqual({ status: 'Completed' });
         });
-        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, 3, ...Array(13).fill(4)]);
+        expect(chargeAttempts(activities)).toEqual([1, 2, 3, ...Array(13).fill(4)]);
         expect(persisted.at(-1)?.state).toMatchObject({ status: 'Completed', serviceAttempts: 4 });
         expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(44);
       });
@@ -744,9 +748,12 @@ describe('order workflow with fake activities', () => {
           expect(await handle.result()).toEqual({ status: 'Cancelled' });
         });
         const [key] = chargeKeys(activities).slice(-1);
-        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, ...Array(13).fill(3)]);
-        expect(activities.processorRefund).toHaveBeenCalledWith(
-          expect.objectContaining({ refundId: `${key}:reversal` }),
+        expect(chargeAttempts(activities)).toEqual([1, 2, ...Array(13).fill(3)]);
+        expect(activities.processorReverse).toHaveBeenCalledWith(
+          expect.objectContaining({
+            authorizationId: `auth-${key}`,
+            call: expect.objectContaining({ kind: 'reversal' }),
+          }),
         );
         const final = persisted.at(-1);
         expect(final?.state).toMatchObject({ status: 'Cancelled', serviceAttempts: 3 });
@@ -762,9 +769,9 @@ describe('order workflow with fake activities', () => {
           expect(await handle.result()).toEqual({ status: 'Problem' });
         });
         // The last retry let go after 12 tries, then 12 more at the window's end.
-        expect(chargeKeys(activities).map(attemptOf)).toEqual([1, 2, ...Array(24).fill(3)]);
+        expect(chargeAttempts(activities)).toEqual([1, 2, ...Array(24).fill(3)]);
         expect(activities.processorVoid).not.toHaveBeenCalled();
-        expect(activities.processorRefund).not.toHaveBeenCalled();
+        expect(activities.processorReverse).not.toHaveBeenCalled();
         expect(persisted.at(-1)?.state).toMatchObject({
           status: 'Problem',
           serviceAttempts: 2,

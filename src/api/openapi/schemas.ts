@@ -122,6 +122,20 @@ export const order = z
     completedAtUtc: nullableInstant,
     cancelledAtUtc: nullableInstant,
     expiredAtUtc: nullableInstant,
+    attempts: z
+      .array(
+        z.object({
+          attempt: z.number().int(),
+          kind: z.enum(['sale', 'authorization', 'capture', 'void', 'reversal']),
+          state: z.enum(['intent', 'sent', 'answered', 'reversed', 'unknown']),
+          result: z.string().nullable(),
+          networkCode: z.string().nullable(),
+          advice: z.string().nullable(),
+          createdAtUtc: instant,
+          answeredAtUtc: nullableInstant,
+        }),
+      )
+      .meta({ description: 'Every processor call of the order, from the charges ledger (docs/orders.md).' }),
   })
   .meta({ id: 'Order', description: 'GET /v1/orders/{id}: `status` is the number, `statusName` the word.' });
 

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
+import { listChargesOfOrders } from '../../db/repositories/charges';
 import { searchOrders } from '../../db/repositories/order-search';
 import { orderView } from '../../db/repositories/orders';
 import { type Flow, ORDER_STATUS, type OrderStatusName, STATUS_WORD } from '../../domain/orders/status';
@@ -108,8 +109,12 @@ export function orderSearchRoutes(deps: { db: Db; rateLimit: Middleware }): Rout
       limit: q.limit,
     });
     const last = rows[rows.length - 1];
+    const charges = await listChargesOfOrders(
+      deps.db,
+      rows.map((row) => row.id),
+    );
     ctx.body = {
-      data: rows.map(orderView),
+      data: rows.map((row) => orderView(row, charges.get(row.id) ?? [])),
       hasMore,
       nextCursor: hasMore && last ? orderCursor({ createdAt: last.created_at, id: last.id }) : null,
     };

@@ -5,7 +5,7 @@ import {
   findMerchantOrder,
   findMerchantOrderByExternalId,
   type OrderRow,
-  orderView,
+  orderViewOf,
 } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
@@ -151,7 +151,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
   });
 
   router.get('/v1/orders/:id', deps.rateLimit, async (ctx) => {
-    ctx.body = orderView(await visibleOrder(ctx, ctx.params.id));
+    ctx.body = await orderViewOf(deps.db, await visibleOrder(ctx, ctx.params.id));
   });
 
   return router;

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { orderView } from '../../db/repositories/orders';
+import { orderViewOf } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
 import { findOrderByReference } from '../../orders/commands';
 import { payingMerchant } from '../access';
@@ -43,7 +43,7 @@ export function outcomeRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
         stateOf(ctx.state, 'orderId'),
       );
       if (!order) throw new ApiError('order_not_found');
-      ctx.body = orderView(order);
+      ctx.body = await orderViewOf(deps.db, order);
     },
   );
   return router;

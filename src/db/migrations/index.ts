@@ -17,6 +17,7 @@ import * as workerHeartbeats from './20261123040000_worker_heartbeats';
 import * as chargeOutcomeUnknown from './20261125010000_charge_outcome_unknown';
 import * as dropPerDeliveryWebhooks from './20261126030000_drop_per_delivery_webhooks';
 import * as orderSearchIndex from './20261127010000_order_search_index';
+import * as chargesLedger from './20261127020000_charges_ledger';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -41,4 +42,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261125010000_charge_outcome_unknown', migration: chargeOutcomeUnknown },
   { name: '20261126030000_drop_per_delivery_webhooks', migration: dropPerDeliveryWebhooks },
   { name: '20261127010000_order_search_index', migration: orderSearchIndex },
+  { name: '20261127020000_charges_ledger', migration: chargesLedger },
 ];

@@ -4,7 +4,9 @@ import { outboxEvent } from '../../domain/orders/domain-events';
 import { ORDER_STATUS, STATUS_WORD } from '../../domain/orders/status';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Db } from '../knex';
+import type { ChargeRecord } from '../tables/charges';
 import type { OrderRecord } from '../tables/orders';
+import { chargeAttemptView, listOrderCharges } from './charges';
 import { insertOrderEvents } from './events';
 
 /**
@@ -110,7 +112,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
  * Once the rescue window has ended without a rescue, `outcome` is `EXPIRED` (the interface's
  * expired outcome), not the first answer.
  */
-export function orderView(row: OrderRow) {
+export function orderView(row: OrderRow, charges: readonly ChargeRecord[]) {
   return {
     id: row.id,
     orderId: row.id,
@@ -142,5 +144,12 @@ export function orderView(row: OrderRow) {
     completedAtUtc: iso(row.completed_at),
     cancelledAtUtc: iso(row.cancelled_at),
     expiredAtUtc: iso(row.expired_at),
+    /** Every processor call of the order, from the charges ledger (docs/orders.md, "Charge attempts"). */
+    attempts: charges.map(chargeAttemptView),
   };
+}
+
+/** orderView with the order's processor calls read from the charges ledger. */
+export async function orderViewOf(db: Db, row: OrderRow) {
+  return orderView(row, await listOrderCharges(db, row.id));
 }

@@ -1,6 +1,7 @@
 import type { AccessTokensTable } from './access-tokens';
 import type { ApiProcessesTable } from './api-processes';
 import type { CardVaultTable } from './card-vault';
+import type { ChargesTable } from './charges';
 import type { DisputesTable } from './disputes';
 import type { IdempotencyKeysTable } from './idempotency-keys';
 import type { OrderTransitionsTable } from './order-transitions';
@@ -21,6 +22,7 @@ declare module 'knex/types/tables' {
     api_processes: ApiProcessesTable;
     access_tokens: AccessTokensTable;
     card_vault: CardVaultTable;
+    charges: ChargesTable;
     disputes: DisputesTable;
   }
 }
@@ -28,6 +30,7 @@ declare module 'knex/types/tables' {
 export type { AccessTokenRecord } from './access-tokens';
 export type { ApiProcessRecord } from './api-processes';
 export type { CardVaultRecord } from './card-vault';
+export type { ChargeRecord } from './charges';
 export type { DisputeRecord } from './disputes';
 export type { IdempotencyKeyRecord } from './idempotency-keys';
 export type { OrderTransitionRecord } from './order-transitions';

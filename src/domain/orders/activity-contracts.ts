@@ -1,3 +1,4 @@
+import type { ChargeKind } from './charge-attempts';
 import type { Flow } from './status';
 
 /** What the order workflow's scoring and charging activities take and give back (tokens only). */
@@ -25,9 +26,32 @@ export interface ScoreResult {
   deviceSignalsUsed: boolean;
 }
 
+/**
+ * A processor call of an order as the charges ledger records it (src/db/repositories/charges.ts):
+ * `key` is the id its ledger row gets if it has none yet (the workflow's, stable on replay); the
+ * row's id is the idempotency key the processor is sent.
+ */
+export interface LedgerCall {
+  key: string;
+  orderId: string;
+  merchantId: string;
+  externalOrderId: string;
+  kind: ChargeKind;
+  attempt: number;
+  amount: number;
+  currency: string;
+}
+
+/** What a call through the ledger answers besides its result: the key it was sent under. */
+export interface LedgerAnswer {
+  key: string;
+}
+
 export interface ChargeInput {
-  /** The processor's idempotency key: `{orderId}:charge:{attempt}`, the same on every re-run. */
+  /** The ledger row's id if it has none yet (see LedgerCall.key); the processor gets the row's id. */
   idempotencyKey: string;
+  orderId: string;
+  externalOrderId: string;
   merchantId: string;
   cardToken: string;
   amount: number;
@@ -41,8 +65,14 @@ export interface ChargeInput {
   challengeCompleted?: boolean;
 }
 
-export type ChargeResult =
+export type ChargeResult = (
   | { result: 'approved'; authorizationId: string }
   | { result: 'soft_decline' | 'hard_decline'; code: string }
   | { result: 'challenge_required' }
-  | { result: 'unavailable' };
+  | { result: 'unavailable' }
+) & {
+  /** The ledger row's id, the key the processor was sent (absent from fakes that keep no ledger). */
+  key?: string;
+  /** A decline's advice as the processor adapter reported it (src/processors/port.ts, Advice). */
+  advice?: string;
+};

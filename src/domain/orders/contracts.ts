@@ -4,7 +4,14 @@ import type { Flow, OrderStatusName, Outcome } from './status';
 
 // The order's state and the activities' inputs and results, re-exported: this file stays the one
 // place to import the workflow's contracts from.
-export type { ChargeInput, ChargeResult, ScoreInput, ScoreResult } from './activity-contracts';
+export type {
+  ChargeInput,
+  ChargeResult,
+  LedgerAnswer,
+  LedgerCall,
+  ScoreInput,
+  ScoreResult,
+} from './activity-contracts';
 export type { OrderState, PersistOrderInput } from './order-state';
 
 /**

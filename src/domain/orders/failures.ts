@@ -26,4 +26,10 @@ export const FAILURE = {
    * processor key, which answers the first charge's outcome rather than charging twice.
    */
   chargeOutcomeUnknown: 'ChargeOutcomeUnknown',
+  /**
+   * The charges ledger refused a charge's intent: the externalOrderId's order is another run's
+   * (two evaluates restarted an unevaluated id at once). Nothing was sent; the caller answers
+   * from the read model.
+   */
+  externalOrderTaken: 'ExternalOrderTaken',
 } as const;

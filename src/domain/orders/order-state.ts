@@ -1,3 +1,4 @@
+import type { ChargeAttempt } from './charge-attempts';
 import type { EventToPersist } from './domain-events';
 import type { Flow, OrderStatusName, Outcome } from './status';
 
@@ -33,6 +34,11 @@ export interface OrderState {
    * unset when the processor refused it (nothing charged). Absent in states written before.
    */
   chargeOutcomeUnknown?: boolean;
+  /**
+   * The processor calls this run made (src/domain/orders/charge-attempts.ts), as recorded with this
+   * state; the read model shows every run's, from the charges ledger.
+   */
+  attempts: ChargeAttempt[];
   declinedAtUtc: string;
   windowEndsAtUtc: string | null;
   captureBeforeUtc: string | null;

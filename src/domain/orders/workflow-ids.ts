@@ -13,3 +13,8 @@ export function refundWorkflowId(
 ): string {
   return `refund:${orderId}:${refund.kind === 'full' ? 'full' : refund.idempotencyKey}`;
 }
+
+/** The reconciliation of the charges of an order's run that closed undecided (one at a time). */
+export function chargeReconciliationWorkflowId(orderId: string): string {
+  return `reconcile-charges:${orderId}`;
+}

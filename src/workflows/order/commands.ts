@@ -57,7 +57,7 @@ export async function challenge(order: Order, result: ChallengeReport): Promise<
   const at = new Date().toISOString();
   // The charge after a pass went unanswered: whatever is reported now, that charge is settled
   // first (sent again under its key), and the order follows its answer.
-  if (order.unsettledCharge !== null) await chargeAfterChallenge(order, processorWhileWaiting, 'challenge');
+  if (order.unsettledCharge) await chargeAfterChallenge(order, processorWhileWaiting, 'challenge');
   else if (result === 'attempted') {
     order.challengeAttempts += 1;
     await order.commit('challenge', {}, 'challenge attempted', [

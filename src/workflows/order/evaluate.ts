@@ -5,8 +5,9 @@ import { paymentDifferences } from '../../domain/orders/same-payment';
 import { type Outcome, outcomeForStatus } from '../../domain/orders/status';
 import { accepts } from '../../domain/orders/transitions';
 import { processorWhileWaiting } from './activities';
+import { charge, failureTypeOf, outcomeUnknown } from './charging';
 import type { Order } from './order';
-import { approve, captureAuthorized, charge, lapseCapture, outcomeUnknown } from './steps';
+import { approve, captureAuthorized, lapseCapture } from './steps';
 
 /** How long a CIT challenge waits for the cardholder before the order is cancelled. */
 export const CHALLENGE_TIMEOUT_MS = 15 * 60_000;
@@ -47,6 +48,7 @@ export function draftOf(order: Order, input: EvaluateInput, at: Date): OrderStat
     responseCode: input.responseCode,
     attemptCount: input.attemptCount,
     serviceAttempts: resume?.serviceAttempts ?? 0,
+    attempts: [],
     declinedAtUtc: input.declinedAtUtc,
     windowEndsAtUtc: input.flow === 'CIT' ? null : windowEnd(input).toISOString(),
     captureBeforeUtc: null,
@@ -73,14 +75,14 @@ export function draftOf(order: Order, input: EvaluateInput, at: Date): OrderStat
  */
 export async function firstEvaluate(order: Order, input: EvaluateInput): Promise<EvaluateResult> {
   const at = new Date();
-  const resume = order.unsettledCharge !== null;
+  const resume = !!order.unsettledCharge;
   if (!resume) order.begin(draftOf(order, input, at), input);
   try {
     return resume ? await chargeAndAnswer(order, at) : await decide(order, input, at);
   } catch (err) {
     if (!order.evaluated) order.abandonDraft();
     if (wf.isCancellation(err)) throw err;
-    const type = failureType(err);
+    const type = failureTypeOf(err);
     // Postgres refusing the data, and our own refusals (typed or bugs), are answers; anything else
     // (our database or the processor not answering in time) means "nothing decided, try again".
     if (type === FAILURE.persistenceRejected) throw err;
@@ -91,14 +93,6 @@ export async function firstEvaluate(order: Order, input: EvaluateInput): Promise
       nonRetryable: true,
     });
   }
-}
-
-/** The ApplicationFailure type anywhere in an error's cause chain. */
-function failureType(err: unknown): string | undefined {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof wf.ApplicationFailure && e.type) return e.type;
-  }
-  return undefined;
 }
 
 async function decide(order: Order, input: EvaluateInput, at: Date): Promise<EvaluateResult> {

@@ -1,10 +1,12 @@
 import * as wf from '@temporalio/workflow';
+import type { ChargeAttempt } from '../../domain/orders/charge-attempts';
 import type { EvaluateInput, EvaluateResult, OrderState, OrderWorkflowInput } from '../../domain/orders/contracts';
 import type { OrderDomainEvent } from '../../domain/orders/domain-events';
 import { FAILURE } from '../../domain/orders/failures';
 import { declaredMove, type OrderTrigger, UndeclaredMoveError } from '../../domain/orders/transitions';
 import { orderSearchAttributes, sameSearchAttributes } from '../search-attributes';
 import { store } from './activities';
+import { ChargeCalls } from './charge-calls';
 
 /** What the workflow records; the public EventData is built from it outside (persistOrder). */
 export type EventToRecord = OrderDomainEvent;
@@ -28,21 +30,10 @@ export class Order {
   challengeAttempts = 0;
   /** The idempotencyKeys of every evaluate taken as the first: each is answered `firstAnswer`. */
   readonly firstEvaluateKeys = new Set<string>();
-  /**
-   * The attempt number of a charge sent whose answer is not recorded in the order (the processor
-   * did not answer, or the write of its answer failed): before anything else decides, that
-   * charge is sent again under the same processor key, which answers the first outcome.
-   */
-  unsettledCharge: number | null = null;
-  /** When the unsettled charge was first sent (workflow time, ms): its key's age. */
-  unsettledSince = 0;
-  /**
-   * The attempt whose approval was undone (voided or refunded) because it came too late to take
-   * (a cancel, the window's end). Sent again later, its key replays "approved": that is no rescue.
-   */
-  reversedCharge: number | null = null;
-  /** The attempt the processor answered, recorded (serviceAttempts) by the next commit. */
-  private answeredCharge: number | null = null;
+  /** Every processor call this run made, and the charge answer the next commit records. */
+  readonly charges = new ChargeCalls(() => this.state);
+  /** The ledger refused this run's charge: the externalOrderId's order is another run's. It closes. */
+  superseded = false;
   /** The first evaluate's hour is over: evaluates are turned away while the run closes. */
   closing = false;
   private running: Promise<unknown> = Promise.resolve();
@@ -80,25 +71,14 @@ export class Order {
    * unless a charge was sent: then the draft is kept, so the retry settles that charge first.
    */
   abandonDraft(): void {
-    if (this.unsettledCharge !== null) return;
+    if (this.unsettledCharge) return;
     this.draft = null;
     this.evaluation = null;
   }
 
-  /** A charge is sent as `attempt`: unsettled until its answer is recorded (a re-send keeps its age). */
-  chargeSent(attempt: number): void {
-    if (this.unsettledCharge !== attempt) this.unsettledSince = Date.now();
-    this.unsettledCharge = attempt;
-  }
-
-  /** The processor answered the charge sent as `attempt`; the next commit records it. */
-  chargeAnswered(attempt: number): void {
-    this.answeredCharge = attempt;
-  }
-
-  /** The answer says nothing of the money ("unavailable"): the charge stays unsettled, unrecorded. */
-  chargeUnanswered(): void {
-    this.answeredCharge = null;
+  /** The charge sent whose answer the order has not recorded (intent, sent or unknown), if any. */
+  get unsettledCharge(): ChargeAttempt | undefined {
+    return this.charges.unsettled;
   }
 
   authorizationId(): string {
@@ -144,16 +124,16 @@ export class Order {
     // A run's first decision moves from Draft; a new attempt's records the status it resumed.
     const from = this.current ? base.status : (this.start.resume?.status ?? null);
     // A charge's answer is recorded by this write, or lost with it (then sent again: unsettledCharge).
-    const answered = this.answeredCharge;
-    this.answeredCharge = null;
+    const { answered, calls } = this.charges.recording();
+    const unsettled = this.unsettledCharge;
     // Problem over a charge sent and never answered: it may stand, unlike one the processor refused.
-    const outcomeUnknown =
-      changes.status === 'Problem' && this.unsettledCharge !== null && this.unsettledCharge !== answered;
+    const outcomeUnknown = changes.status === 'Problem' && !!unsettled && unsettled.attempt !== answered?.attempt;
     const next: OrderState = {
       ...base,
       ...changes,
-      ...(answered === null ? {} : { serviceAttempts: answered }),
+      ...(answered === null ? {} : { serviceAttempts: answered.attempt }),
       ...(outcomeUnknown ? { chargeOutcomeUnknown: true } : {}),
+      attempts: calls,
       version: base.version + 1,
       updatedAtUtc: new Date().toISOString(),
     };
@@ -180,7 +160,7 @@ export class Order {
     });
     this.current = next;
     this.draft = null;
-    if (answered !== null && answered === this.unsettledCharge) this.unsettledCharge = null;
+    this.charges.recorded(calls);
     if (!unchanged) wf.upsertSearchAttributes(orderSearchAttributes(next));
   }
 }

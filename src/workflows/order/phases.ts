@@ -2,10 +2,11 @@ import * as wf from '@temporalio/workflow';
 import { retryTimes } from '../../domain/orders/retry-schedule';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { processorSettling } from './activities';
+import { isOutcomeUnknown } from './charging';
 import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
 import { closeWindow, retryCharge, settleBy } from './retries';
-import { chargeAfterChallenge, isOutcomeUnknown, lapseCapture } from './steps';
+import { chargeAfterChallenge, lapseCapture } from './steps';
 
 /**
  * What the workflow does on its own while an order waits in a status: one phase per timed trigger
@@ -56,7 +57,7 @@ export const awaitChallenge: Phase = async (order) => {
     // The cardholder passed and the charge went unanswered, and nobody retried: it is settled
     // (sent again under its key), not left standing; a processor that still will not answer
     // leaves the order a Problem for an operator (docs/runbook.md), never silently cancelled.
-    if (order.unsettledCharge !== null) {
+    if (order.unsettledCharge) {
       await chargeAfterChallenge(order, processorSettling, 'challenge-timeout').catch(async (err: unknown) => {
         if (!isOutcomeUnknown(err)) throw err;
         await order.commit(

@@ -1,9 +1,11 @@
 import * as wf from '@temporalio/workflow';
+import { chargeOf } from '../../domain/orders/charge-attempts';
 import type { ChargeResult } from '../../domain/orders/contracts';
 import { accepts } from '../../domain/orders/transitions';
 import { processorSettling, processorWhileWaiting } from './activities';
+import { charge, isOutcomeUnknown, outcomeUnknown, reverseUnsettledCharge } from './charging';
 import type { Order } from './order';
-import { approve, charge, expire, isOutcomeUnknown, outcomeUnknown, reverseUnsettledCharge } from './steps';
+import { approve, expire } from './steps';
 
 /**
  * An async MIT retry's charge. Bounded: a processor replaying a
@@ -21,7 +23,8 @@ export const KEY_TRUSTED_MS = 20 * 3_600_000;
 
 /** When an unanswered charge must be settled while its key is trusted; null if none is unanswered. */
 export function settleBy(order: Order): number | null {
-  return order.unsettledCharge === null ? null : order.unsettledSince + KEY_TRUSTED_MS;
+  const unsettled = order.unsettledCharge;
+  return unsettled ? Date.parse(unsettled.createdAtUtc) + KEY_TRUSTED_MS : null;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function retryCharge(order: Order, lastChance = false): Promise<boo
   }
   wf.log.warn('async MIT retry unanswered: sent again under its key later', {
     orderId: order.state.orderId,
-    attempt: order.unsettledCharge,
+    attempt: order.unsettledCharge?.attempt,
   });
   return false;
 }
@@ -49,7 +52,7 @@ async function recordRetryAnswer(order: Order, result: ChargeResult): Promise<bo
   const attempt = order.state.serviceAttempts + 1;
   // The approval a cancel (or the window's end) already undid, replayed by its key: the write of
   // that cancel was refused, so the order is left to an operator, never recorded as rescued.
-  if (result.result === 'approved' && order.reversedCharge === attempt) {
+  if (result.result === 'approved' && chargeOf(order.charges.all, attempt)?.state === 'reversed') {
     await order.commit(
       'retry',
       { status: 'Problem' },
@@ -81,14 +84,14 @@ async function recordRetryAnswer(order: Order, result: ChargeResult): Promise<bo
  */
 export async function settleRetryBeforeCancel(order: Order): Promise<void> {
   const s = order.state;
-  if (order.unsettledCharge === null || !accepts(s.flow, s.status, 'retry')) return;
+  if (!order.unsettledCharge || !accepts(s.flow, s.status, 'retry')) return;
   if ((await reverseUnsettledCharge(order, processorWhileWaiting)) === 'unsettled')
     throw outcomeUnknown("the rescue's last charge is still unanswered by the processor; try the cancel again");
 }
 
 /** The window has ended: a last retry left unanswered is settled and undone, or left to an operator. */
 export async function closeWindow(order: Order, windowEnd: Date): Promise<void> {
-  if (order.unsettledCharge !== null) {
+  if (order.unsettledCharge) {
     const settlement = await reverseUnsettledCharge(order);
     if (settlement === 'unsettled') {
       await order.commit(

@@ -3,12 +3,12 @@ import type { CallerDeadline, OrderWorkflowInput } from '../../domain/orders/con
 import { FAILURE } from '../../domain/orders/failures';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { isFinal, timedTrigger } from '../../domain/orders/transitions';
+import { reverseUnsettledCharge } from './charging';
 import { cancel, capture, challenge } from './commands';
 import { firstEvaluate, furtherEvaluate, refuseAnotherPayment } from './evaluate';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderStateQuery } from './messages';
 import { Order } from './order';
 import { awaitCapture, awaitChallenge, type Phase, runAsyncRetries } from './phases';
-import { reverseUnsettledCharge } from './steps';
 
 /**
  * The phase that runs while the order waits in a non-final status, by the timed trigger the
@@ -30,9 +30,7 @@ const FIRST_EVALUATE_WAIT = '1 hour';
  * The workflow closes as soon as the order is final (completed, cancelled, declined, expired,
  * problem); refunds run afterwards in the refund workflow, against the refunds ledger.
  */
-export async function orderWorkflow(
-  start: OrderWorkflowInput,
-): Promise<{ status: OrderStatusName; chargeSettled?: true }> {
+export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status: OrderStatusName }> {
   const order = new Order(start);
 
   // Validators turn a command away before it enters the history when the order cannot take it
@@ -92,22 +90,20 @@ export async function orderWorkflow(
   });
   wf.setHandler(orderStateQuery, () => order.snapshot());
 
-  if (!(await wf.condition(() => order.evaluated, FIRST_EVALUATE_WAIT))) {
+  // A run the ledger found superseded (another run's order holds the id) closes at once.
+  if (!(await wf.condition(() => order.evaluated || order.superseded, FIRST_EVALUATE_WAIT)) || !order.evaluated) {
     // Nothing new is taken up; one already running may still decide the order (then it goes on).
     order.closing = true;
     await wf.condition(wf.allHandlersFinished);
     if (!order.evaluated) {
       // Not on a new attempt of a declined order: that order exists, and the merchant's next
       // attempt re-sends this charge under its key and records what the processor answers.
-      if (order.unsettledCharge !== null && !start.resume) {
+      if (order.unsettledCharge && !start.resume && !order.superseded) {
+        // Its ledger rows record what this finds; the API reconciles from them whatever is left
+        // unsettled before it starts the externalOrderId afresh (src/orders/unevaluated-run.ts).
         const settlement = await order.exclusive(() => reverseUnsettledCharge(order));
-        if (settlement === 'unsettled') {
-          wf.log.error('unevaluated order closes with its charge unsettled (docs/runbook.md)', {});
-          return { status: 'Draft' };
-        }
-        wf.log.warn('unevaluated order closes; the charge it sent was asked again', { settlement });
-        // The API may start the externalOrderId afresh (src/orders/unevaluated-run.ts).
-        return { status: 'Draft', chargeSettled: true };
+        if (settlement === 'unsettled') wf.log.error('unevaluated order closes with its charge unsettled', {});
+        else wf.log.warn('unevaluated order closes; the charge it sent was asked again', { settlement });
       }
       return { status: 'Draft' };
     }

@@ -55,6 +55,8 @@ class CaptureAnswer(TypedDict):
     completedAtUtc: Optional[str]
     cancelledAtUtc: Optional[str]
     expiredAtUtc: Optional[str]
+    attempts: List[CaptureAnswerAttemptsItem]
+    """Every processor call of the order, from the charges ledger (docs/orders.md)."""
     success: Literal[True]
     result: Literal["Success"]
     statusCode: None
@@ -82,6 +84,17 @@ class CaptureAnswerScoring(TypedDict):
     score: Optional[float]
     reasons: Optional[List[str]]
     deviceSignalsUsed: Optional[bool]
+
+
+class CaptureAnswerAttemptsItem(TypedDict):
+    attempt: int
+    kind: Literal["sale", "authorization", "capture", "void", "reversal"]
+    state: Literal["intent", "sent", "answered", "reversed", "unknown"]
+    result: Optional[str]
+    networkCode: Optional[str]
+    advice: Optional[str]
+    createdAtUtc: str
+    answeredAtUtc: Optional[str]
 
 
 class RefundAnswer(TypedDict):
@@ -133,6 +146,8 @@ class Order(TypedDict):
     completedAtUtc: Optional[str]
     cancelledAtUtc: Optional[str]
     expiredAtUtc: Optional[str]
+    attempts: List[OrderAttemptsItem]
+    """Every processor call of the order, from the charges ledger (docs/orders.md)."""
 
 
 class OrderAmounts(TypedDict):
@@ -151,6 +166,17 @@ class OrderScoring(TypedDict):
     score: Optional[float]
     reasons: Optional[List[str]]
     deviceSignalsUsed: Optional[bool]
+
+
+class OrderAttemptsItem(TypedDict):
+    attempt: int
+    kind: Literal["sale", "authorization", "capture", "void", "reversal"]
+    state: Literal["intent", "sent", "answered", "reversed", "unknown"]
+    result: Optional[str]
+    networkCode: Optional[str]
+    advice: Optional[str]
+    createdAtUtc: str
+    answeredAtUtc: Optional[str]
 
 
 class OrderPage(TypedDict):

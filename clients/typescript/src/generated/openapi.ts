@@ -1159,6 +1159,19 @@ export interface CaptureAnswer {
   completedAtUtc: string | null;
   cancelledAtUtc: string | null;
   expiredAtUtc: string | null;
+  /**
+   * Every processor call of the order, from the charges ledger (docs/orders.md).
+   */
+  attempts: {
+    attempt: number;
+    kind: 'sale' | 'authorization' | 'capture' | 'void' | 'reversal';
+    state: 'intent' | 'sent' | 'answered' | 'reversed' | 'unknown';
+    result: string | null;
+    networkCode: string | null;
+    advice: string | null;
+    createdAtUtc: string;
+    answeredAtUtc: string | null;
+  }[];
   success: true;
   result: 'Success';
   statusCode: null;
@@ -1258,6 +1271,19 @@ export interface Order {
   completedAtUtc: string | null;
   cancelledAtUtc: string | null;
   expiredAtUtc: string | null;
+  /**
+   * Every processor call of the order, from the charges ledger (docs/orders.md).
+   */
+  attempts: {
+    attempt: number;
+    kind: 'sale' | 'authorization' | 'capture' | 'void' | 'reversal';
+    state: 'intent' | 'sent' | 'answered' | 'reversed' | 'unknown';
+    result: string | null;
+    networkCode: string | null;
+    advice: string | null;
+    createdAtUtc: string;
+    answeredAtUtc: string | null;
+  }[];
   [k: string]: unknown | undefined;
 }
 /**

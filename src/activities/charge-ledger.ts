@@ -1,0 +1,81 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Db } from '../db/knex';
+import {
+  type ChargeAnswer,
+  ExternalOrderTakenError,
+  markChargeReversed,
+  markChargeSent,
+  markChargeUnknown,
+  recordChargeAnswer,
+  recordChargeIntent,
+} from '../db/repositories/charges';
+import type { ChargeRequestRecord } from '../db/tables/charges';
+import type { LedgerAnswer, LedgerCall } from '../domain/orders/contracts';
+import { FAILURE } from '../domain/orders/failures';
+import type { ChargeOutcome } from '../processors/port';
+import { storeStep } from './store-failures';
+
+/** A ledger call, with a charge's request kept to send it again (src/db/repositories/charges.ts). */
+export type LedgerChargeCall = LedgerCall & { request?: ChargeRequestRecord };
+
+/**
+ * How the processor activities reach the charges ledger (docs/architecture.md, "Money
+ * invariants"): the intent row first (or the one this attempt already has), then the call under
+ * the row's id, then the answer recorded on the row. Every step is idempotent, so a re-run (a
+ * worker that died mid-call) sends the same key and the processor answers its first answer. A
+ * call that ends with no answer leaves the row `unknown` for the next send to settle.
+ */
+export function chargeLedger(db: Db) {
+  async function intent(call: LedgerChargeCall) {
+    try {
+      return await recordChargeIntent(db, { ...call, id: call.key }, new Date());
+    } catch (err) {
+      if (err instanceof ExternalOrderTakenError)
+        throw ApplicationFailure.nonRetryable(err.message, FAILURE.externalOrderTaken);
+      throw err;
+    }
+  }
+
+  async function throughLedger<T>(
+    call: LedgerChargeCall,
+    send: (key: string) => Promise<T>,
+    answerOf: (answer: T) => ChargeAnswer,
+  ): Promise<T & LedgerAnswer> {
+    const row = await storeStep('record charge intent', () => intent(call));
+    await storeStep('mark charge sent', () => markChargeSent(db, row.id, new Date()));
+    let answer: T;
+    try {
+      answer = await send(row.id);
+    } catch (err) {
+      // Best effort: a row left `sent` is as unsettled as an `unknown` one.
+      await markChargeUnknown(db, row.id).catch(() => undefined);
+      throw err;
+    }
+    await storeStep('record charge answer', () => recordChargeAnswer(db, row.id, answerOf(answer), new Date()));
+    return { ...answer, key: row.id };
+  }
+
+  /** The void or reversal of charge `call.attempt` is done: that charge is given back. */
+  async function reversed(call: LedgerCall): Promise<void> {
+    await storeStep('mark charge reversed', () => markChargeReversed(db, call.orderId, call.attempt, new Date()));
+  }
+
+  return { throughLedger, reversed };
+}
+
+/** A charge's outcome as the ledger records it (the network code and advice as the adapter reported them). */
+export function ledgerAnswerOf(outcome: ChargeOutcome): ChargeAnswer {
+  switch (outcome.result) {
+    case 'approved':
+      return { result: 'approved', processorReference: outcome.authorizationId };
+    case 'declined':
+      return {
+        result: 'declined',
+        networkCode: outcome.code,
+        advice: outcome.advice,
+        processorDeclineCode: outcome.processorCode ?? null,
+      };
+    default:
+      return { result: outcome.result };
+  }
+}

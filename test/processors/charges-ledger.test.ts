@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type ChargeIntent,
+  ExternalOrderTakenError,
+  markChargeReversed,
+  markChargeSent,
+  markChargeUnknown,
+  recordChargeAnswer,
+  recordChargeIntent,
+} from '../../src/db/repositories/charges';
+import { persistOrder } from '../../src/db/repositories/orders';
+import { draftOf } from '../../src/workflows/order/evaluate';
+import { Order } from '../../src/workflows/order/order';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { seedMerchant } from '../helpers/fixtures';
+import { evaluateInput } from '../helpers/orders';
+
+/**
+ * The charges ledger's steps against real Postgres (src/db/repositories/charges.ts): each is
+ * idempotent, a state only moves forward, and no intent is written for an orderId that is not
+ * its externalOrderId's order.
+ */
+describe('charges ledger', () => {
+  let database: TestDatabase;
+  let merchantId: string;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    merchantId = (await seedMerchant(database.db)).mid;
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  const intent = (overrides: Partial<ChargeIntent> = {}): ChargeIntent => ({
+    id: randomUUID(),
+    orderId: randomUUID(),
+    merchantId,
+    externalOrderId: `shop-${randomUUID()}`,
+    kind: 'sale',
+    attempt: 1,
+    amount: 1999,
+    currency: 'USD',
+    ...overrides,
+  });
+  const row = (id: string) => database.db('charges').where({ id }).first();
+
+  it('a second intent for the same (order, kind, attempt) is the first row, under its key', async () => {
+    const first = intent();
+    const written = await recordChargeIntent(database.db, first, new Date());
+    const again = await recordChargeIntent(database.db, { ...first, id: randomUUID() }, new Date());
+    expect(again.id).toBe(first.id);
+    expect(written).toMatchObject({ id: first.id, state: 'intent', kind: 'sale', attempt: 1, amount: 1999 });
+    expect(await database.db('charges').where({ order_id: first.orderId })).toHaveLength(1);
+    // Another attempt, or another kind of call for the same attempt, is another row.
+    const retry = await recordChargeIntent(database.db, { ...first, id: randomUUID(), attempt: 2 }, new Date());
+    const voided = await recordChargeIntent(database.db, { ...first, id: randomUUID(), kind: 'void' }, new Date());
+    expect(new Set([first.id, retry.id, voided.id]).size).toBe(3);
+  });
+
+  it('an answer is recorded once; sending again never moves it back, and only a sent call becomes unknown', async () => {
+    const { id } = await recordChargeIntent(database.db, intent(), new Date());
+    await markChargeUnknown(database.db, id);
+    expect((await row(id))?.state).toBe('intent');
+    await markChargeSent(database.db, id, new Date());
+    await markChargeUnknown(database.db, id);
+    expect((await row(id))?.state).toBe('unknown');
+    await markChargeSent(database.db, id, new Date());
+    const declined = {
+      result: 'declined' as const,
+      networkCode: '51',
+      advice: 'retryable',
+      processorDeclineCode: 'insufficient_funds',
+    };
+    await recordChargeAnswer(database.db, id, declined, new Date());
+    await recordChargeAnswer(database.db, id, { result: 'approved', processorReference: 'pi_later' }, new Date());
+    await markChargeSent(database.db, id, new Date());
+    expect(await row(id)).toMatchObject({
+      state: 'answered',
+      result: 'declined',
+      network_code: '51',
+      advice: 'retryable',
+      processor_decline_code: 'insufficient_funds',
+      processor_reference: null,
+    });
+  });
+
+  it('an approval given back is reversed, once', async () => {
+    const charge = intent({ kind: 'authorization' });
+    const { id } = await recordChargeIntent(database.db, charge, new Date());
+    await markChargeSent(database.db, id, new Date());
+    await recordChargeAnswer(database.db, id, { result: 'approved', processorReference: 'auth-1' }, new Date());
+    await markChargeReversed(database.db, charge.orderId, 1, new Date());
+    await markChargeReversed(database.db, charge.orderId, 1, new Date());
+    expect(await row(id)).toMatchObject({ state: 'reversed', result: 'approved', processor_reference: 'auth-1' });
+  });
+
+  it("refuses a new intent for an orderId that is not its externalOrderId's order, once that order exists", async () => {
+    const at = new Date();
+    const start = {
+      orderId: randomUUID(),
+      orderSessionKey: randomUUID(),
+      merchantId,
+      partnerId: (await database.db('merchants').where({ id: merchantId }).first('partner_id'))?.partner_id,
+      externalOrderId: `shop-${randomUUID()}`,
+      isTestMode: true,
+    };
+    const card = { token: randomUUID(), brand: 'visa', bin: '411111', last4: '1111' };
+    const state = {
+      ...draftOf(new Order(start), evaluateInput(card, at), at),
+      status: 'Declined' as const,
+      version: 1,
+    };
+    await persistOrder(database.db, { state, transition: null, events: [] });
+
+    const ours = intent({ orderId: start.orderId, externalOrderId: start.externalOrderId });
+    await expect(recordChargeIntent(database.db, ours, at)).resolves.toMatchObject({ id: ours.id });
+    const another = intent({ externalOrderId: start.externalOrderId });
+    await expect(recordChargeIntent(database.db, another, at)).rejects.toBeInstanceOf(ExternalOrderTakenError);
+    expect(await database.db('charges').where({ order_id: another.orderId })).toEqual([]);
+  });
+});

@@ -29,7 +29,7 @@ export interface CardData {
 }
 
 export interface ChargeRequest {
-  /** `{orderId}:charge:{attempt}`: the same on every re-run, so the processor answers once. */
+  /** The id of the call's row in the charges ledger: the same on every re-run, so the processor answers once. */
   idempotencyKey: string;
   card: CardData;
   /** Minor units. */

@@ -72,6 +72,18 @@ export const order = {
   completedAtUtc: UPDATED_AT,
   cancelledAtUtc: null,
   expiredAtUtc: null,
+  attempts: [
+    {
+      attempt: 1,
+      kind: 'sale',
+      state: 'answered',
+      result: 'approved',
+      networkCode: null,
+      advice: null,
+      createdAtUtc: CREATED_AT,
+      answeredAtUtc: UPDATED_AT,
+    },
+  ],
 };
 
 export const captureRequest = {

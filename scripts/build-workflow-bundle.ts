@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../src/observability/temporal-tracing';
 
 /**
  * Prebuilds the workflow bundle for the production image (docker/Dockerfile): dist/workflow-bundle.js,
@@ -11,7 +12,11 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..');
   const out = path.join(root, 'dist/workflow-bundle.js');
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(root, 'src/workflows/index.ts') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: path.join(root, 'src/workflows/index.ts'),
+    // Tracing's workflow interceptors (src/observability/temporal-tracing.ts): in every bundle.
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+  });
   await mkdir(path.dirname(out), { recursive: true });
   await writeFile(out, code);
   process.stdout.write(

@@ -21,6 +21,7 @@ import { DEFAULT_WORKFLOW_CACHE_SIZE } from './config/temporal';
 import type { Db } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import type { Logger } from './logger';
+import { WORKFLOW_INTERCEPTOR_MODULES, workerTracingOptions } from './observability/temporal-tracing';
 import { startWorkerHeartbeat, type WorkerHeartbeat } from './observability/worker-heartbeat';
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
@@ -66,6 +67,7 @@ export function rolesOf(role: Config['workerRole']): WorkerRole[] {
  */
 export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'orders'): Promise<Worker> {
   const webhooks = role === 'webhooks';
+  const tracing = workerTracingOptions();
   return Worker.create({
     connection: setup.connection,
     namespace: setup.config.temporal.namespace,
@@ -74,8 +76,12 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
     // A webhook attempt is an activity: these are the webhook worker's attempt slots.
     ...(webhooks ? { maxConcurrentActivityTaskExecutions: setup.config.webhooks.workerConcurrency } : {}),
     ...(setup.workflowBundle
-      ? { workflowBundle: setup.workflowBundle }
-      : { workflowsPath: require.resolve('./workflows') }),
+      ? { workflowBundle: setup.workflowBundle, interceptors: tracing.interceptors }
+      : {
+          workflowsPath: require.resolve('./workflows'),
+          interceptors: { ...tracing.interceptors, workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+        }),
+    sinks: tracing.sinks,
     maxCachedWorkflows: setup.config.temporal.workflowCacheSize ?? DEFAULT_WORKFLOW_CACHE_SIZE,
     ...setup.tuning,
   });
@@ -103,7 +109,12 @@ export function startHeartbeatOf(
 export async function createWorkers(setup: WorkerSetup, roles: WorkerRole[]): Promise<Worker[]> {
   const workflowBundle =
     setup.workflowBundle ??
-    (roles.length > 1 ? await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows') }) : undefined);
+    (roles.length > 1
+      ? await bundleWorkflowCode({
+          workflowsPath: require.resolve('./workflows'),
+          workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+        })
+      : undefined);
   const workers: Worker[] = [];
   for (const role of roles) workers.push(await createWorker({ ...setup, workflowBundle }, role));
   return workers;

@@ -1,3 +1,5 @@
+// First: hooks HTTP and pg for tracing before anything loads them (a no-op when tracing is off).
+import './observability/instrument';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { loadConfigOrExit } from './config';
 import { createDb } from './db/knex';
@@ -5,6 +7,7 @@ import { startHousekeeping } from './housekeeping';
 import { createLogger } from './logger';
 import { startMetricsServer } from './observability/http';
 import { sdkMetricsAddress, sdkMetricsSource } from './observability/sdk-metrics';
+import { startTracing, stopTracing } from './observability/tracing';
 import { registerWebhookBacklogGauges } from './observability/webhook-backlog';
 import { startWorkerHealthServer } from './observability/worker-health';
 import { startOutboxRelay } from './outbox-relay';
@@ -31,6 +34,8 @@ async function main(): Promise<void> {
     logger.fatal('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');
     process.exit(1);
   }
+  // Before the workers and the client are made: they take their tracing interceptors from it.
+  const tracing = startTracing(config.tracing, 'payment-rescue-worker');
   // The SDK's exporter: where TEMPORAL_METRICS_BIND_ADDRESS says, or on loopback for METRICS_PORT.
   const sdkMetrics = await sdkMetricsAddress(config.temporal.metricsBindAddress, config.metrics.port);
   installTemporalLogging(logger, sdkMetrics);
@@ -80,6 +85,7 @@ async function main(): Promise<void> {
       webhookTaskQueue: config.temporal.webhookTaskQueue,
       workflowBundle: workflowBundle ? 'prebuilt' : 'bundled at start',
       metrics: config.metrics.port === undefined ? 'off' : { port: config.metrics.port, sdk: sdkMetrics ?? 'off' },
+      traces: tracing ? 'otlp' : 'off',
     },
     'worker running',
   );
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
   await clientConnection.close();
   await connection.close();
   await db.destroy();
+  await stopTracing(); // sends the last batched spans
   logger.info('worker stopped');
 }
 

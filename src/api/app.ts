@@ -19,6 +19,7 @@ import { screenRouteInputs } from './middleware/input-hygiene';
 import { jsonBody } from './middleware/json-body';
 import { requestMetrics } from './middleware/metrics';
 import { requestId } from './middleware/request-id';
+import { traceRoute } from './middleware/trace-route';
 import { adminRoutes } from './routes/admin';
 import { adminPartnerRoutes } from './routes/admin-partners';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): RescueApp {
   app.use(inFlight.middleware());
   app.use(collapseSlashes()); // `/v1//outcome` (the vendor's Node sample) is `/v1/outcome`
   app.use(requestMetrics()); // by route pattern and final status (docs/deployment.md#metrics)
+  app.use(traceRoute()); // the request's span named by its route pattern (docs/deployment.md#traces)
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));

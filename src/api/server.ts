@@ -1,9 +1,12 @@
+// First: hooks HTTP and pg for tracing before anything loads them (a no-op when tracing is off).
+import '../observability/instrument';
 import { createServer, type Server } from 'node:http';
 import { type Config, loadConfig, loadConfigOrExit } from '../config';
 import { createDb } from '../db/knex';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
 import { startMetricsServer } from '../observability/http';
+import { startTracing, stopTracing } from '../observability/tracing';
 import { stopWithParent } from '../stop-with-parent';
 import { connectTemporalClient } from '../temporal/connect';
 import { type AppDeps, createApp, type RescueApp } from './app';
@@ -83,6 +86,8 @@ async function main(): Promise<void> {
     logger.fatal('the API process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');
     process.exit(1);
   }
+  // Before the Temporal client is made: its interceptors carry the request's trace into Temporal.
+  const tracing = startTracing(config.tracing, 'payment-rescue-api');
   const db = createDb(config.database.url, config.database.poolMax, logger, {
     connectTimeoutMs: config.database.connectTimeoutMs,
     statementTimeoutMs: config.database.statementTimeoutMs,
@@ -106,7 +111,10 @@ async function main(): Promise<void> {
     config.port,
     config.http,
   );
-  logger.info({ url: config.publicBaseUrl, metrics: config.metrics.port ?? 'off' }, 'API listening');
+  logger.info(
+    { url: config.publicBaseUrl, metrics: config.metrics.port ?? 'off', traces: tracing ? 'otlp' : 'off' },
+    'API listening',
+  );
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'API shutting down');
@@ -114,6 +122,7 @@ async function main(): Promise<void> {
     metricsServer?.close();
     await connection.close();
     await db.destroy();
+    await stopTracing(); // sends the last batched spans
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

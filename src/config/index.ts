@@ -7,6 +7,7 @@ import { type MailConfig, mailEnv, mailSettings } from './mail';
 import { type SecurityConfig, securityEnv, securitySettings } from './security';
 import { type ServiceConfig, serviceEnv, serviceSettings } from './service';
 import { type TemporalConfig, temporalEnv, temporalSettings } from './temporal';
+import { type TracingConfig, tracingEnv, tracingSettings } from './tracing';
 import { type WebhooksConfig, webhooksEnv, webhooksSettings } from './webhooks';
 import { type WidgetSettings, widgetEnv, widgetSettings } from './widget';
 
@@ -19,6 +20,7 @@ import { type WidgetSettings, widgetEnv, widgetSettings } from './widget';
 export { ConfigError } from './env';
 export type { Environment } from './service';
 export type { TemporalSecurity } from './temporal';
+export type { TracingConfig } from './tracing';
 
 const schema = z.object({
   ...serviceEnv,
@@ -30,6 +32,7 @@ const schema = z.object({
   ...mailEnv,
   ...webhooksEnv,
   ...processorsEnv,
+  ...tracingEnv,
 });
 
 /** Every variable the configuration reads (README's configuration table documents each). */
@@ -43,6 +46,8 @@ export interface Config extends ServiceConfig, SecurityConfig, HttpConfig {
   webhooks: WebhooksConfig;
   /** Processor credentials (src/processors/settings.ts). */
   processors: ProcessorSettings;
+  /** OpenTelemetry traces (src/observability/tracing.ts); off without an OTLP endpoint. */
+  tracing: TracingConfig;
 }
 
 /** Reads and validates the configuration; throws ConfigError naming every bad variable. */
@@ -66,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: mailSettings(e),
     webhooks: webhooksSettings(e, service.environment),
     processors: processorsSettings(e),
+    tracing: tracingSettings(e),
   };
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { TemporalSecurity } from '../config';
+import { clientTracingInterceptors } from '../observability/temporal-tracing';
 
 /** What both the client's Connection and the worker's NativeConnection take for TLS and auth. */
 export interface TemporalConnectionSecurity {
@@ -54,7 +55,8 @@ export async function connectTemporalClient(
     connectTimeout: 10_000,
     ...temporalConnectionSecurity(security),
   });
-  return { connection, client: new Client({ connection, namespace }) };
+  // With tracing on, each start, Update and signal carries the caller's trace context.
+  return { connection, client: new Client({ connection, namespace, interceptors: clientTracingInterceptors() }) };
 }
 
 /** Waits until a Temporal frontend answers, up to timeoutMs. */

@@ -10,6 +10,7 @@ import { ensureTemporalTestServer } from '../../scripts/tools/temporal-test-serv
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
 import { createDb } from '../../src/db/knex';
 import { migrateToLatest } from '../../src/db/migrate';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/observability/temporal-tracing';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { SHARED } from './shared-env';
@@ -56,7 +57,11 @@ export default async function globalSetup(): Promise<void> {
         logFile: path.join(workDir, 'temporal.log'),
       });
     })(),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietBundlerLogger }),
+    bundleWorkflowCode({
+      workflowsPath: require.resolve('../../src/workflows'),
+      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+      logger: quietBundlerLogger,
+    }),
   ]);
 
   const { connection } = await connectTemporalClient(temporal.address, 'default');

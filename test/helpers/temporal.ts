@@ -3,6 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { type ActivityConfig, activitiesFor } from '../../src/activities';
 import type { Db } from '../../src/db/knex';
+import { workflowSpanSinks } from '../../src/observability/temporal-tracing';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { capturedLogger } from './log-capture';
 import { shared } from './shared-env';
@@ -40,6 +41,7 @@ export async function startTimeSkippingWorker(
     connection: env.nativeConnection,
     taskQueue: setup.taskQueue,
     workflowBundle: sharedWorkflowBundle(),
+    sinks: workflowSpanSinks(), // the bundle's tracing interceptors export through it (a no-op here)
     activities: activitiesFor(setup.config, setup.db, capturedLogger().logger),
   });
   const running = worker.run();

@@ -16,6 +16,7 @@ import type {
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
 import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
+import { workflowSpanSinks } from '../../src/observability/temporal-tracing';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
 import { saveTrackedHistories, trackHistory } from '../helpers/histories';
@@ -67,6 +68,7 @@ describe('order workflow with fake activities', () => {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: sharedWorkflowBundle(),
+      sinks: workflowSpanSinks(), // the bundle's tracing interceptors export through it (a no-op here)
       activities,
     });
     return worker.runUntil(run(taskQueue));

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
+import { workflowSpanSinks } from '../../src/observability/temporal-tracing';
 import { HISTORIES_DIR, historyFromFile } from '../helpers/histories';
 import { sharedWorkflowBundle } from '../helpers/temporal';
 
@@ -26,7 +27,10 @@ describe('saved workflow histories replay against the current code', () => {
     );
     const failures: string[] = [];
     let replayed = 0;
-    for await (const result of Worker.runReplayHistories({ workflowBundle: sharedWorkflowBundle() }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: sharedWorkflowBundle(), sinks: workflowSpanSinks() },
+      histories,
+    )) {
       replayed += 1;
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }

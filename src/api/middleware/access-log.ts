@@ -1,10 +1,12 @@
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logger';
 
 /**
  * One log line per request, with its id, status and duration, and the merchant and order it
- * concerned where known (so an operator can follow one merchant's or one order's requests).
- * Bodies and headers are not logged.
+ * concerned where known (so an operator can follow one merchant's or one order's requests), and
+ * with tracing on its trace id (to find its trace: docs/deployment.md#traces). Bodies and
+ * headers are not logged.
  */
 export function accessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -22,9 +24,16 @@ export function accessLog(logger: Logger): Middleware {
           durationMs: Math.round(durationMs * 10) / 10,
           merchantId: ctx.state.principal?.merchantId ?? ctx.state.merchantId ?? undefined,
           orderId: ctx.state.orderId ?? undefined,
+          traceId: traceIdOfThisRequest(),
         },
         'request',
       );
     }
   };
+}
+
+/** The trace id of the request's span; undefined while tracing is off (no span then). */
+function traceIdOfThisRequest(): string | undefined {
+  const context = trace.getActiveSpan()?.spanContext();
+  return context && isSpanContextValid(context) ? context.traceId : undefined;
 }

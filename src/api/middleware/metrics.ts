@@ -24,7 +24,8 @@ export function requestMetrics(): Middleware {
   };
 }
 
-function routeOf(ctx: Context): string {
+/** The router's pattern of the route that answered (`unmatched` when none): metrics' and traces' label. */
+export function routeOf(ctx: Context): string {
   const matched = (ctx as Context & { _matchedRoute?: string | RegExp })._matchedRoute;
   if (typeof matched === 'string') return matched;
   if (matched instanceof RegExp) return matched.source;

@@ -1,0 +1,59 @@
+import type { ClientInterceptors } from '@temporalio/client';
+import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
+import { activeTracing } from './tracing';
+
+/**
+ * Temporal's OpenTelemetry interceptors (@temporalio/interceptors-opentelemetry): the client puts
+ * the caller's trace context in the headers of a start, Update or signal; the workflow and its
+ * activities continue that trace (docs/deployment.md#traces).
+ *
+ * The workflow's interceptors run in its sandbox, so they are part of every workflow bundle
+ * (bundleWorkflowCode's workflowInterceptorModules) and the worker always registers the sink
+ * they export their spans through: a no-op while tracing is off. Spans travel in headers, never
+ * in commands, so histories replay the same with or without them (test/workflows/replay.test.ts).
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES: string[] = [
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+];
+
+type ExporterSink = InjectedSinks<import('@temporalio/interceptors-opentelemetry').OpenTelemetrySinks>;
+
+const discardWorkflowSpans: ExporterSink = { exporter: { export: { fn: () => undefined } } };
+
+/** The client's interceptors: the trace context into Temporal; none while tracing is off. */
+export function clientTracingInterceptors(): ClientInterceptors | undefined {
+  if (!activeTracing()) return undefined;
+  const { OpenTelemetryWorkflowClientInterceptor } =
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  return { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
+}
+
+/**
+ * The sink the workflow interceptors export through: into this process's span processor, or
+ * nowhere while tracing is off. Replay workers take it too (replayed spans are not exported).
+ */
+export function workflowSpanSinks(): ExporterSink {
+  const tracing = activeTracing();
+  if (!tracing) return discardWorkflowSpans;
+  const { makeWorkflowExporter } =
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  return { exporter: makeWorkflowExporter(tracing.processor, tracing.resource) };
+}
+
+/** The worker's tracing options: activity spans (and trace ids in their logs), workflow spans' sink. */
+export function workerTracingOptions(): { interceptors: WorkerInterceptors; sinks: ExporterSink } {
+  if (!activeTracing()) return { interceptors: {}, sinks: workflowSpanSinks() };
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } =
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  return {
+    interceptors: {
+      activity: [
+        (ctx) => ({
+          inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+          outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+        }),
+      ],
+    },
+    sinks: workflowSpanSinks(),
+  };
+}

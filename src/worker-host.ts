@@ -25,12 +25,13 @@ import { startWorkerHeartbeat, type WorkerHeartbeat } from './observability/work
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 import { registerSearchAttributes as register } from './temporal/search-attributes';
+import { workerDeploymentOptions } from './temporal/worker-versioning';
 
 export interface WorkerSetup {
   connection: NativeConnection;
   config: ActivityConfig & {
     temporal: Pick<Config['temporal'], 'namespace' | 'taskQueue' | 'webhookTaskQueue'> &
-      Partial<Pick<Config['temporal'], 'workflowCacheSize'>>;
+      Partial<Pick<Config['temporal'], 'workflowCacheSize' | 'workerDeployment'>>;
   };
   db: Db;
   logger: Logger;
@@ -66,6 +67,7 @@ export function rolesOf(role: Config['workerRole']): WorkerRole[] {
  */
 export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'orders'): Promise<Worker> {
   const webhooks = role === 'webhooks';
+  const deployment = workerDeploymentOptions(setup.config.temporal.workerDeployment, role);
   return Worker.create({
     connection: setup.connection,
     namespace: setup.config.temporal.namespace,
@@ -77,6 +79,7 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
       ? { workflowBundle: setup.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
     maxCachedWorkflows: setup.config.temporal.workflowCacheSize ?? DEFAULT_WORKFLOW_CACHE_SIZE,
+    ...(deployment ? { workerDeploymentOptions: deployment } : {}),
     ...setup.tuning,
   });
 }

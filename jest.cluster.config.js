@@ -1,6 +1,7 @@
 /**
  * `npm run test:cluster`: the real Temporal server on Postgres with two worker and two API
- * processes (scripts/cluster), killed under load (docs/local-cluster.md). Not part of `npm test`
+ * processes (scripts/cluster), killed under load (docs/local-cluster.md); and a worker build
+ * rolled out over another with Worker Versioning (docs/deployment.md#versioned-workers). Not part of `npm test`
  * (its files end in `.cluster.ts`, which the main config does not match); `.ci/run` runs it after.
  * Its global setup starts a throw-away Postgres; the test starts and stops the cluster on it.
  */

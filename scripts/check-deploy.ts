@@ -221,6 +221,34 @@ async function checkHelm(): Promise<void> {
     /grafana_dashboard: "1"/.test(dashboard) && dashboard.includes('"uid": "payment-rescue"'),
     'Grafana dashboard ConfigMap rendered when enabled, labelled grafana_dashboard',
   );
+  check(!/WORKER_BUILD_ID/.test(worker), 'worker unversioned unless worker.versioning.enabled');
+  // Worker Versioning: the build id is the image tag, the deployment name the release's; a build
+  // still draining keeps a worker Deployment of its own image (docs/deployment.md#versioned-workers).
+  const versioned = await run(helm, [
+    ...base,
+    '--set',
+    'image.tag=1.1.0,worker.versioning.enabled=true,worker.versioning.draining[0].buildId=1.0.0',
+  ]);
+  const versionedDocs = documents(versioned.out).filter((d) => d.kind === 'Deployment');
+  const versionOf = (text: string) => ({
+    image: /image: (\S+)/.exec(text)?.[1],
+    deploymentName: /name: WORKER_DEPLOYMENT_NAME\s+value: "([^"]+)"/.exec(text)?.[1],
+    buildId: /name: WORKER_BUILD_ID\s+value: "([^"]+)"/.exec(text)?.[1],
+  });
+  const current = versionedDocs.find((d) => d.name === 'rescue-payment-rescue-worker')?.text ?? '';
+  const draining = versionedDocs.find((d) => d.name === 'rescue-payment-rescue-worker-draining-1-0-0')?.text ?? '';
+  check(
+    versioned.code === 0 &&
+      JSON.stringify(versionOf(current)) ===
+        JSON.stringify({ image: 'payment-rescue:1.1.0', deploymentName: 'rescue-payment-rescue', buildId: '1.1.0' }),
+    'versioned worker: WORKER_DEPLOYMENT_NAME from the release, WORKER_BUILD_ID the image tag',
+  );
+  check(
+    JSON.stringify(versionOf(draining)) ===
+      JSON.stringify({ image: 'payment-rescue:1.0.0', deploymentName: 'rescue-payment-rescue', buildId: '1.0.0' }) &&
+      /component: worker-draining-1-0-0/.test(draining),
+    'a draining build keeps a worker Deployment of its own image and build id, outside the current selector',
+  );
   const none = documents(defaults.out).map((d) => d.kind);
   check(!none.includes('PrometheusRule'), 'no PrometheusRule unless prometheusRule.enabled');
 }

@@ -26,12 +26,13 @@ import { startWorkerHeartbeat, type WorkerHeartbeat } from './observability/work
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 import { registerSearchAttributes as register } from './temporal/search-attributes';
+import { workerDeploymentOptions } from './temporal/worker-versioning';
 
 export interface WorkerSetup {
   connection: NativeConnection;
   config: ActivityConfig & {
     temporal: Pick<Config['temporal'], 'namespace' | 'taskQueue' | 'webhookTaskQueue'> &
-      Partial<Pick<Config['temporal'], 'workflowCacheSize'>>;
+      Partial<Pick<Config['temporal'], 'workflowCacheSize' | 'workerDeployment'>>;
   };
   db: Db;
   logger: Logger;
@@ -68,6 +69,7 @@ export function rolesOf(role: Config['workerRole']): WorkerRole[] {
 export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'orders'): Promise<Worker> {
   const webhooks = role === 'webhooks';
   const tracing = workerTracingOptions();
+  const deployment = workerDeploymentOptions(setup.config.temporal.workerDeployment, role);
   return Worker.create({
     connection: setup.connection,
     namespace: setup.config.temporal.namespace,
@@ -83,6 +85,7 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
         }),
     sinks: tracing.sinks,
     maxCachedWorkflows: setup.config.temporal.workflowCacheSize ?? DEFAULT_WORKFLOW_CACHE_SIZE,
+    ...(deployment ? { workerDeploymentOptions: deployment } : {}),
     ...setup.tuning,
   });
 }

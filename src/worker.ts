@@ -84,6 +84,7 @@ async function main(): Promise<void> {
       taskQueue: config.temporal.taskQueue,
       webhookTaskQueue: config.temporal.webhookTaskQueue,
       workflowBundle: workflowBundle ? 'prebuilt' : 'bundled at start',
+      workerDeployment: config.temporal.workerDeployment ?? 'unversioned',
       metrics: config.metrics.port === undefined ? 'off' : { port: config.metrics.port, sdk: sdkMetrics ?? 'off' },
       traces: tracing ? 'otlp' : 'off',
     },

@@ -35,6 +35,8 @@ export interface ClusterOptions {
   /** Extra environment of the API and worker processes. */
   env?: NodeJS.ProcessEnv;
   logLevel?: string;
+  /** Temporal dynamic config beside the low-latency settings (scripts/cluster/temporal-cluster.ts). */
+  temporalDynamicConfig?: Record<string, unknown>;
   /** Trade Postgres durability for speed (throw-away test clusters). */
   unsafeFastPostgres?: boolean;
   say?: (line: string) => void;
@@ -56,6 +58,11 @@ export interface ClusterHandle {
   logDir: string;
   temporalLog: string;
   temporalConfig: string;
+  /**
+   * One more worker process (not started yet; the cluster stops it with the rest), with the
+   * cluster's environment plus `env`: e.g. another build (WORKER_BUILD_ID, a changed source tree).
+   */
+  addWorker(opts: { name: string; env?: NodeJS.ProcessEnv; root?: string }): ManagedProcess;
   stop(): Promise<void>;
 }
 
@@ -102,6 +109,7 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
       directory: path.join(opts.directory, 'temporal'),
       frontendPort: opts.temporalPort,
       namespace: opts.namespace,
+      dynamicConfig: opts.temporalDynamicConfig,
       say,
     });
     stops.push({ name: 'Temporal server', stop: () => temporal.stop() });
@@ -207,6 +215,20 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
       logDir,
       temporalLog: temporal.logFile,
       temporalConfig: temporal.configFile,
+      addWorker: ({ name, env, root }) => {
+        const worker = new ManagedProcess({
+          kind: 'worker',
+          name,
+          env: { ...common, ...env },
+          logFile: path.join(logDir, `${name}.log`),
+          root,
+          autoRestart: opts.autoRestart,
+          say,
+        });
+        // Stopped before the workers started with the cluster (stops run last-in first).
+        stops.push({ name, stop: () => worker.stop() });
+        return worker;
+      },
       stop: stopAll,
     };
   } catch (err) {

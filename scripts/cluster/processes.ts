@@ -24,6 +24,8 @@ export interface ManagedProcessOptions {
   startTimeoutMs?: number;
   /** Also copy its output to this process's stdout and stderr (`npm start` shows the logs). */
   echo?: boolean;
+  /** The source tree the entry runs from (default: this repository); e.g. a changed copy as another build. */
+  root?: string;
   /** Started once this answers true (asked every 250 ms), or once it logs its ready line. */
   ready?: (pid: number) => Promise<boolean>;
 }
@@ -57,7 +59,7 @@ export class ManagedProcess {
     this.stopping = false;
     const entry = ENTRY[this.opts.kind];
     const child = spawn(process.execPath, ['--import', 'tsx', entry.file], {
-      cwd: ROOT,
+      cwd: this.opts.root ?? ROOT,
       env: this.opts.env,
       // The channel closes when this process dies, even by SIGKILL: the child then stops itself
       // (src/stop-with-parent.ts) rather than run on with no one to stop it.

@@ -129,12 +129,13 @@ async function hasVersionTable(target: PostgresTarget, database: string): Promis
  * partition and eager activities), as `key: [{ value }]` entries. JSON is YAML, so no YAML
  * library is needed.
  */
-export function dynamicConfig(): Record<string, Array<{ value: unknown }>> {
+export function dynamicConfig(extra: Record<string, unknown> = {}): Record<string, Array<{ value: unknown }>> {
   const entries: Record<string, Array<{ value: unknown }>> = {};
   for (const setting of LOW_LATENCY) {
     const [key, raw] = setting.split('=') as [string, string];
     entries[key] = [{ value: JSON.parse(raw) }];
   }
+  for (const [key, value] of Object.entries(extra)) entries[key] = [{ value }];
   return entries;
 }
 
@@ -236,6 +237,8 @@ export interface TemporalClusterOptions {
   numHistoryShards?: number;
   /** Namespace retention (days). */
   retentionDays?: number;
+  /** Dynamic config beside the low-latency settings (a test's shorter intervals). */
+  dynamicConfig?: Record<string, unknown>;
   say?: (line: string) => void;
 }
 
@@ -274,7 +277,7 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
   }
 
   const dynamicConfigFile = path.join(configDir, 'dynamicconfig.yaml');
-  await writeFile(dynamicConfigFile, `${JSON.stringify(dynamicConfig(), null, 2)}\n`);
+  await writeFile(dynamicConfigFile, `${JSON.stringify(dynamicConfig(opts.dynamicConfig), null, 2)}\n`);
   const configFile = path.join(configDir, `${ENV}.yaml`);
   // Holds the database password: readable by its owner only.
   await writeFile(

@@ -1,3 +1,4 @@
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { z } from 'zod';
 import { ConfigError, type EnvOf, optionalUrl, port } from './env';
 
@@ -22,6 +23,20 @@ export const temporalEnv = {
   WORKFLOW_CALL_DEADLINE_MS: z.coerce.number().int().min(1_000).max(120_000).default(20_000),
   WORKFLOW_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_WORKFLOW_CACHE_SIZE),
   LOWER_ACCEPTED_RESCUE_PRIORITY: z.enum(['true', 'false']).default('true'),
+  // Worker Versioning (src/temporal/worker-versioning.ts): both set, or neither (unversioned). The
+  // server refuses a deployment name with '.' or ':' and either starting with '__'.
+  WORKER_DEPLOYMENT_NAME: optionalUrl.pipe(
+    z
+      .string()
+      .regex(/^(?!__)[^.:]+$/, "no '.' or ':', not starting with '__'")
+      .optional(),
+  ),
+  WORKER_BUILD_ID: optionalUrl.pipe(
+    z
+      .string()
+      .regex(/^(?!__)/, "not starting with '__'")
+      .optional(),
+  ),
   // Temporal's own environment-configuration names (docs/deployment.md, "Connecting to Temporal").
   TEMPORAL_API_KEY: optionalUrl,
   TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
@@ -56,6 +71,8 @@ export interface TemporalConfig {
   workflowCacheSize: number;
   /** Whether the API lowers an accepted async MIT order's task priority (src/orders/accepted-rescues.ts). */
   lowerAcceptedRescuePriority: boolean;
+  /** The worker's deployment version (Worker Versioning); undefined: an unversioned worker. */
+  workerDeployment: WorkerDeploymentVersion | undefined;
 }
 
 /** How to reach a Temporal cluster that wants TLS, mTLS or an API key; all unset: plain gRPC. */
@@ -72,6 +89,9 @@ export interface TemporalSecurity {
 export function temporalSettings(e: EnvOf<typeof temporalEnv>): TemporalConfig {
   if (Boolean(e.TEMPORAL_TLS_CLIENT_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_CLIENT_KEY_PATH)) {
     throw new ConfigError(['TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH: set both or neither']);
+  }
+  if (Boolean(e.WORKER_DEPLOYMENT_NAME) !== Boolean(e.WORKER_BUILD_ID)) {
+    throw new ConfigError(['WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID: set both or neither']);
   }
   return {
     address: e.TEMPORAL_ADDRESS,
@@ -92,5 +112,9 @@ export function temporalSettings(e: EnvOf<typeof temporalEnv>): TemporalConfig {
     callDeadlineMs: e.WORKFLOW_CALL_DEADLINE_MS,
     workflowCacheSize: e.WORKFLOW_CACHE_SIZE,
     lowerAcceptedRescuePriority: e.LOWER_ACCEPTED_RESCUE_PRIORITY === 'true',
+    workerDeployment:
+      e.WORKER_DEPLOYMENT_NAME && e.WORKER_BUILD_ID
+        ? { deploymentName: e.WORKER_DEPLOYMENT_NAME, buildId: e.WORKER_BUILD_ID }
+        : undefined,
   };
 }

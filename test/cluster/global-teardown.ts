@@ -3,7 +3,7 @@ import path from 'node:path';
 import { findSensitive } from '../helpers/sensitive-scan';
 
 /**
- * Stops the Postgres of global-setup, scans the logs the cluster's API and worker processes wrote
+ * Stops the Postgres of global-setup, scans the logs the clusters' API and worker processes wrote
  * for secrets and card numbers (any fails the run), and removes the work directory.
  */
 export default async function globalTeardown(): Promise<void> {
@@ -11,13 +11,16 @@ export default async function globalTeardown(): Promise<void> {
   await teardown?.();
   const dir = process.env.PRS_CLUSTER_TEST_DIR;
   if (!dir) return;
-  const logDir = path.join(dir, 'cluster', 'logs');
   const findings: string[] = [];
   let lines = 0;
-  for (const file of await readdir(logDir).catch(() => [] as string[])) {
-    const text = await readFile(path.join(logDir, file), 'utf8');
-    lines += text.split('\n').filter(Boolean).length;
-    findings.push(...findSensitive(text).map((f) => `${file}: ${f}`));
+  // Each test file's cluster has its own directory (cluster/, versioning/), logs/ in it.
+  for (const cluster of await readdir(dir).catch(() => [] as string[])) {
+    const logDir = path.join(dir, cluster, 'logs');
+    for (const file of await readdir(logDir).catch(() => [] as string[])) {
+      const text = await readFile(path.join(logDir, file), 'utf8');
+      lines += text.split('\n').filter(Boolean).length;
+      findings.push(...findSensitive(text).map((f) => `${cluster}/${file}: ${f}`));
+    }
   }
   process.stderr.write(
     `[cluster-test] scanned ${lines} log lines of the cluster's processes: ${findings.length} secrets or card numbers found\n`,

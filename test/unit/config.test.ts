@@ -50,6 +50,8 @@ describe('configuration', () => {
     ['WORKFLOW_CACHE_SIZE', '0'],
     ['HTTP_MAX_CONNECTIONS_PER_ADDRESS', '0'],
     ['WORKER_HEALTH_PORT', 'none'],
+    ['WORKER_DEPLOYMENT_NAME', 'payment.rescue'],
+    ['WORKER_BUILD_ID', '__unversioned__'],
   ])('rejects a bad %s (%s), naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {
@@ -58,6 +60,15 @@ describe('configuration', () => {
       expect((err as ConfigError).problems.join('\n')).toContain(name);
       expect((err as Error).message).toContain(name);
     }
+  });
+
+  it('versions the worker only with both a deployment name and a build id', () => {
+    expect(loadConfig({}).temporal.workerDeployment).toBeUndefined();
+    expect(
+      loadConfig({ WORKER_DEPLOYMENT_NAME: 'payment-rescue', WORKER_BUILD_ID: '1.0.0' }).temporal.workerDeployment,
+    ).toEqual({ deploymentName: 'payment-rescue', buildId: '1.0.0' });
+    expect(() => loadConfig({ WORKER_BUILD_ID: '1.0.0' })).toThrow(/WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID/);
+    expect(() => loadConfig({ WORKER_DEPLOYMENT_NAME: 'payment-rescue' })).toThrow(/WORKER_BUILD_ID/);
   });
 
   it('caps connections per client address well below the total, and never above it', () => {

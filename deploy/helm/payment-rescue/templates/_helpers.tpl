@@ -85,3 +85,12 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     secretName: {{ required "temporal.tls.secretName is required when temporal.tls.enabled" .Values.temporal.tls.secretName }}
 {{- end }}
 {{- end -}}
+
+{{/* Worker Versioning: the deployment name (default: the release's full name) and this build's id (default: the image tag). */}}
+{{- define "payment-rescue.workerDeploymentName" -}}
+{{- .Values.worker.versioning.deploymentName | default (include "payment-rescue.fullname" .) -}}
+{{- end -}}
+
+{{- define "payment-rescue.workerBuildId" -}}
+{{- .Values.worker.versioning.buildId | default .Values.image.tag | default .Chart.AppVersion -}}
+{{- end -}}

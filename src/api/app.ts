@@ -44,7 +44,7 @@ export interface AppDeps {
   config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
       Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority'>>;
-  } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs'>>;
+  } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs' | 'networkRegion'>>;
   db: Db;
   temporal: Connection;
   /** The client the order endpoints use to reach the order workflows. */
@@ -155,6 +155,7 @@ export function createApp(deps: AppDeps): RescueApp {
           config.temporal.lowerAcceptedRescuePriority ?? true,
         ),
         rateLimit: limits.payments,
+        ...(config.networkRegion ? { networkRegion: config.networkRegion } : {}),
       }),
       bearer,
       requireScope('payments'),

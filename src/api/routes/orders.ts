@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
+import { readCardRetryBudget } from '../../db/repositories/card-retry-budget';
 import {
   findMerchantOrder,
   findMerchantOrderByExternalId,
@@ -9,6 +10,7 @@ import {
 } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
+import { DEFAULT_NETWORK_REGION, type NetworkRegion } from '../../domain/network-rules';
 import { evaluateRequest, withoutNulls } from '../../domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
@@ -46,7 +48,12 @@ export const refundBody = z.preprocess(
   }),
 );
 
-export type OrderRouteDeps = OrderDeps & { logger: Logger; rateLimit: Middleware };
+export type OrderRouteDeps = OrderDeps & {
+  logger: Logger;
+  rateLimit: Middleware;
+  /** The card networks' region, for the lookup's retryBudget (docs/network-rules.md); default US and Canada. */
+  networkRegion?: NetworkRegion;
+};
 
 /**
  * The payment endpoints (docs/orders.md): parse, run the use case (src/orders/) under the
@@ -151,7 +158,15 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
   });
 
   router.get('/v1/orders/:id', deps.rateLimit, async (ctx) => {
-    ctx.body = await orderViewOf(deps.db, await visibleOrder(ctx, ctx.params.id));
+    const order = await visibleOrder(ctx, ctx.params.id);
+    const region = deps.networkRegion ?? DEFAULT_NETWORK_REGION;
+    const [view, budget] = await Promise.all([
+      orderViewOf(deps.db, order),
+      readCardRetryBudget(deps.db, order.merchant_id, order.card_token, region, deps.clock.now()),
+    ]);
+    // The card's budget across the merchant's orders, as the order workflow reads it before a charge.
+    const retryBudget = budget ? { used: budget.used, limit: budget.limit, resetsAt: budget.resetsAt } : null;
+    ctx.body = { ...view, retryBudget };
   });
 
   return router;

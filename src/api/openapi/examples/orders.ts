@@ -74,6 +74,12 @@ export const order = {
   expiredAtUtc: null,
 };
 
+/** GET /v1/orders/{id}: the order with its card's retry budget (docs/network-rules.md). */
+export const orderLookup = {
+  ...order,
+  retryBudget: { used: 1, limit: 15, resetsAt: '2026-12-21T09:14:03.000Z' },
+};
+
 export const captureRequest = {
   idempotencyKey: '7e9a1c3b-5d2f-4e8a-b6c4-2d0f8e6a4c19',
   orderId: ORDER_ID,

@@ -116,7 +116,7 @@ export const orderOperations: Operation[] = [
     path: '/v1/orders/:id',
     operationId: 'getOrder',
     summary: 'Look up an order',
-    responses: { 200: { description: 'The order', body: order, example: example.order } },
+    responses: { 200: { description: 'The order', body: order, example: example.orderLookup } },
     errors: [...PAYMENT_ERRORS, 'order_not_found'],
   },
   {

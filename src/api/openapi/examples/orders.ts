@@ -72,6 +72,18 @@ export const order = {
   completedAtUtc: UPDATED_AT,
   cancelledAtUtc: null,
   expiredAtUtc: null,
+  attempts: [
+    {
+      attempt: 1,
+      kind: 'sale',
+      state: 'answered',
+      result: 'approved',
+      networkCode: null,
+      advice: null,
+      createdAtUtc: UPDATED_AT,
+      answeredAtUtc: UPDATED_AT,
+    },
+  ],
 };
 
 /** GET /v1/orders/{id}: the order with its card's retry budget (docs/network-rules.md). */

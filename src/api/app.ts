@@ -139,7 +139,11 @@ export function createApp(deps: AppDeps): RescueApp {
       requireScope('webhooks'),
     ),
     guardRoutes(applicationRoutes({ db, clock, environment: config.environment }), bearer),
-    guardRoutes(outcomeRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
+    guardRoutes(
+      outcomeRoutes({ db, clock, rateLimit: limits.payments, networkRegion: config.networkRegion }),
+      bearer,
+      requireScope('payments'),
+    ),
     guardRoutes(orderSearchRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
     guardRoutes(
       orderRoutes({
@@ -155,7 +159,7 @@ export function createApp(deps: AppDeps): RescueApp {
           config.temporal.lowerAcceptedRescuePriority ?? true,
         ),
         rateLimit: limits.payments,
-        ...(config.networkRegion ? { networkRegion: config.networkRegion } : {}),
+        networkRegion: config.networkRegion,
       }),
       bearer,
       requireScope('payments'),

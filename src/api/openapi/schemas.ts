@@ -142,7 +142,7 @@ export const order = z
       .optional()
       .meta({
         description:
-          "GET /v1/orders/{id} only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.",
+          "GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.",
       }),
   })
   .meta({ id: 'Order', description: 'GET /v1/orders/{id}: `status` is the number, `statusName` the word.' });

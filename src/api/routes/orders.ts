@@ -1,22 +1,17 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { readCardRetryBudget } from '../../db/repositories/card-retry-budget';
-import {
-  findMerchantOrder,
-  findMerchantOrderByExternalId,
-  type OrderRow,
-  orderViewOf,
-} from '../../db/repositories/orders';
+import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
-import { DEFAULT_NETWORK_REGION, type NetworkRegion } from '../../domain/network-rules';
+import type { NetworkRegion } from '../../domain/network-rules';
 import { evaluateRequest, withoutNulls } from '../../domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
 import { cancelOrder, captureOrder, findOrderByReference, refundOrder } from '../../orders/commands';
 import type { OrderDeps } from '../../orders/deps';
 import { prepareEvaluate } from '../../orders/evaluate';
+import { orderLookup } from '../../orders/order-lookup';
 import { payingMerchant } from '../access';
 import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
@@ -159,14 +154,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
 
   router.get('/v1/orders/:id', deps.rateLimit, async (ctx) => {
     const order = await visibleOrder(ctx, ctx.params.id);
-    const region = deps.networkRegion ?? DEFAULT_NETWORK_REGION;
-    const [view, budget] = await Promise.all([
-      orderViewOf(deps.db, order),
-      readCardRetryBudget(deps.db, order.merchant_id, order.card_token, region, deps.clock.now()),
-    ]);
-    // The card's budget across the merchant's orders, as the order workflow reads it before a charge.
-    const retryBudget = budget ? { used: budget.used, limit: budget.limit, resetsAt: budget.resetsAt } : null;
-    ctx.body = { ...view, retryBudget };
+    ctx.body = await orderLookup(deps.db, order, deps.clock.now(), deps.networkRegion);
   });
 
   return router;

@@ -70,7 +70,7 @@ class _CaptureAnswerRequired(TypedDict):
 class CaptureAnswer(_CaptureAnswerRequired, total=False):
     """The order, with the command envelope (`status: "APPROVED"`)."""
     retryBudget: Optional[CaptureAnswerRetryBudget]
-    """GET /v1/orders/{id} only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault."""
+    """GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault."""
 
 
 class CaptureAnswerAmounts(TypedDict):
@@ -163,7 +163,7 @@ class _OrderRequired(TypedDict):
 class Order(_OrderRequired, total=False):
     """GET /v1/orders/{id}: `status` is the number, `statusName` the word."""
     retryBudget: Optional[OrderRetryBudget]
-    """GET /v1/orders/{id} only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault."""
+    """GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault."""
 
 
 class OrderAmounts(TypedDict):

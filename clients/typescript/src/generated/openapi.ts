@@ -1173,7 +1173,7 @@ export interface CaptureAnswer {
     answeredAtUtc: string | null;
   }[];
   /**
-   * GET /v1/orders/{id} only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.
+   * GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.
    */
   retryBudget?: {
     used: number;
@@ -1293,7 +1293,7 @@ export interface Order {
     answeredAtUtc: string | null;
   }[];
   /**
-   * GET /v1/orders/{id} only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.
+   * GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.
    */
   retryBudget?: {
     used: number;

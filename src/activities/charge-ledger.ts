@@ -15,8 +15,11 @@ import { FAILURE } from '../domain/orders/failures';
 import type { ChargeOutcome } from '../processors/port';
 import { storeStep } from './store-failures';
 
-/** A ledger call, with a charge's request kept to send it again (src/db/repositories/charges.ts). */
-export type LedgerChargeCall = LedgerCall & { request?: ChargeRequestRecord };
+/**
+ * A ledger call, with a charge's request kept to send it again (src/db/repositories/charges.ts)
+ * and when it was attempted on the workflow's clock (the networks' rolling counts).
+ */
+export type LedgerChargeCall = LedgerCall & { request?: ChargeRequestRecord; attemptedAt?: Date };
 
 /**
  * How the processor activities reach the charges ledger (docs/architecture.md, "Money
@@ -73,6 +76,7 @@ export function ledgerAnswerOf(outcome: ChargeOutcome): ChargeAnswer {
         result: 'declined',
         networkCode: outcome.code,
         advice: outcome.advice,
+        merchantAdviceCode: outcome.merchantAdviceCode ?? null,
         processorDeclineCode: outcome.processorCode ?? null,
       };
     default:

@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
+import { DEFAULT_NETWORK_REGION, type NetworkRegion } from '../domain/network-rules';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
 import type { ProcessorSettings } from '../processors/settings';
@@ -8,6 +9,7 @@ import { createMailer, type Mailer } from './mailer';
 import { createOrderActivities } from './orders';
 import { createProcessorActivities } from './processor';
 import { createRefundActivities } from './refunds';
+import { createRetryBudgetActivities } from './retry-budget';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks';
 
 export interface ActivityDeps {
@@ -18,6 +20,8 @@ export interface ActivityDeps {
   processors?: ProcessorSettings;
   mailer: Mailer;
   webhooks: WebhookActivityDeps['webhooks'];
+  /** The card networks' region (docs/network-rules.md); default US and Canada. */
+  networkRegion?: NetworkRegion;
 }
 
 /**
@@ -28,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
   const processor = createProcessorActivities(deps);
   return {
     ...createOrderActivities(deps),
+    ...createRetryBudgetActivities({ db: deps.db, networkRegion: deps.networkRegion ?? DEFAULT_NETWORK_REGION }),
     ...processor,
     ...createChargeReconciliationActivities(deps, processor),
     ...createRefundActivities(deps),
@@ -38,7 +43,7 @@ export function createActivities(deps: ActivityDeps) {
 export type Activities = ReturnType<typeof createActivities>;
 
 export type ActivityConfig = Pick<Config, 'environment' | 'vaultKeys' | 'mail' | 'webhooks'> &
-  Partial<Pick<Config, 'processors'>>;
+  Partial<Pick<Config, 'processors' | 'networkRegion'>>;
 
 /** The activities as the configuration wires them (the worker, and tests that run their own worker). */
 export function activitiesFor(config: ActivityConfig, db: Db, logger: Logger): Activities {
@@ -50,5 +55,6 @@ export function activitiesFor(config: ActivityConfig, db: Db, logger: Logger): A
     ...(config.processors ? { processors: config.processors } : {}),
     mailer: createMailer(config.mail, logger),
     webhooks: config.webhooks,
+    ...(config.networkRegion ? { networkRegion: config.networkRegion } : {}),
   });
 }

@@ -51,6 +51,7 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
         attempt: input.attempt,
         amount: input.amount,
         currency: input.currency,
+        ...(input.attemptedAtUtc ? { attemptedAt: new Date(input.attemptedAtUtc) } : {}),
         request: {
           cardToken: input.cardToken,
           mode: input.mode,

@@ -45,7 +45,7 @@ export interface AppDeps {
   config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
       Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority'>>;
-  } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs'>>;
+  } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs' | 'networkRegion'>>;
   db: Db;
   temporal: Connection;
   /** The client the order endpoints use to reach the order workflows. */
@@ -141,7 +141,11 @@ export function createApp(deps: AppDeps): RescueApp {
       requireScope('webhooks'),
     ),
     guardRoutes(applicationRoutes({ db, clock, environment: config.environment }), bearer),
-    guardRoutes(outcomeRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
+    guardRoutes(
+      outcomeRoutes({ db, clock, rateLimit: limits.payments, networkRegion: config.networkRegion }),
+      bearer,
+      requireScope('payments'),
+    ),
     guardRoutes(orderSearchRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
     guardRoutes(
       orderRoutes({
@@ -157,6 +161,7 @@ export function createApp(deps: AppDeps): RescueApp {
           config.temporal.lowerAcceptedRescuePriority ?? true,
         ),
         rateLimit: limits.payments,
+        networkRegion: config.networkRegion,
       }),
       bearer,
       requireScope('payments'),

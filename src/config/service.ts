@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Environment } from '../domain/environment';
+import { DEFAULT_NETWORK_REGION, NETWORK_REGIONS, type NetworkRegion } from '../domain/network-rules';
 import { type EnvOf, optionalUrl, port } from './env';
 
 /** The process itself: environment, where it listens, logs and keeps data, what it runs. */
@@ -23,6 +24,7 @@ export const serviceEnv = {
   WORKER_ROLE: z.enum(['all', 'orders', 'webhooks']).default('all'),
   WORKER_HEALTH_PORT: port.optional(),
   API_PROCESSES: z.coerce.number().int().min(1).max(16).default(1),
+  CARD_NETWORK_REGION: z.enum(NETWORK_REGIONS).default(DEFAULT_NETWORK_REGION),
 };
 
 export interface ServiceConfig {
@@ -45,6 +47,8 @@ export interface ServiceConfig {
   workerRole: 'all' | 'orders' | 'webhooks';
   /** The worker process's own liveness and readiness probes listen here; unset: none. */
   workerHealthPort: number | undefined;
+  /** Where the merchants' cards are acquired: the card networks' retry thresholds differ by region (docs/network-rules.md). */
+  networkRegion: NetworkRegion;
   /** `npm start`: how many API processes it runs beside its worker process (scripts/service-processes.ts). */
   apiProcesses: number;
 }
@@ -64,5 +68,6 @@ export function serviceSettings(e: EnvOf<typeof serviceEnv>): ServiceConfig {
     workerRole: e.WORKER_ROLE,
     workerHealthPort: e.WORKER_HEALTH_PORT,
     apiProcesses: e.API_PROCESSES,
+    networkRegion: e.CARD_NETWORK_REGION,
   };
 }

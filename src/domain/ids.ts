@@ -11,3 +11,10 @@ export function derivedUuid(...parts: string[]): string {
   const h = hex.join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `text` is a UUID (ids and vault tokens are; Postgres refuses anything else in a uuid column). */
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
+}

@@ -11,6 +11,11 @@ export function adviceForNetworkCode(code: string): Advice {
   return declineCategory(code) === 'hard' ? 'hard_decline' : 'retryable';
 }
 
+/** Mastercard's Merchant Advice Codes 03 (do not try again) and 21 (payment cancelled) forbid any retry. */
+export function adviceForMerchantAdviceCode(mac: string): Advice {
+  return ['03', '21'].includes(mac.trim()) ? 'do_not_retry' : 'retryable';
+}
+
 /**
  * A port outcome as the order workflow reads it. The workflow retries a `soft_decline` on the
  * async MIT schedule and never a `hard_decline` (src/workflows/order/phases.ts), so every advice

@@ -17,6 +17,7 @@ export type { ProcessorName } from '../domain/merchant-settings';
  *   card data to be confirmed); retrying is pointless and counts against the merchant;
  * - `do_not_retry`: the issuer or network said never to try this card again (Visa R0/R1/R3,
  *   Mastercard Merchant Advice Code 03/21, Stripe `do_not_try_again`).
+ * Across orders, the card's declines also spend its retry budget (src/domain/retry-budget.ts).
  * The workflows retry only `retryable` declines (src/processors/advice.ts).
  */
 export type Advice = 'retryable' | 'hard_decline' | 'do_not_retry';
@@ -48,6 +49,11 @@ export interface Decline {
   /** The network's decline code (ISO 8583 field 39 style, e.g. "51"), as orders report it. */
   code: string;
   advice: Advice;
+  /**
+   * Mastercard's Merchant Advice Code when the network sent one (two digits: 02 try later, 03/21 do
+   * not try again, 24-30 try after a named wait; docs/network-rules.md).
+   */
+  merchantAdviceCode?: string;
   /** The processor's own words, for logs and support (e.g. Stripe's decline_code). */
   processorCode?: string;
 }

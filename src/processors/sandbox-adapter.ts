@@ -1,6 +1,6 @@
 import { derivedUuid } from '../domain/ids';
 import { simulateCharge } from '../domain/sandbox-processor';
-import { adviceForNetworkCode } from './advice';
+import { adviceForMerchantAdviceCode, adviceForNetworkCode } from './advice';
 import type { ChargeOutcome, ChargeRequest, ProcessorPort } from './port';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,8 +16,17 @@ export function createSandboxAdapter(environment: string): ProcessorPort {
     switch (simulated.result) {
       case 'approved':
         return { result: 'approved', authorizationId: derivedUuid('authorization', request.idempotencyKey) };
-      case 'soft_decline':
-        return { result: 'declined', code: simulated.code, advice: 'retryable' };
+      case 'soft_decline': {
+        // A Mastercard Merchant Advice Code travels with the decline; 03 and 21 forbid any retry.
+        const mac = simulated.merchantAdviceCode;
+        if (!mac) return { result: 'declined', code: simulated.code, advice: 'retryable' };
+        return {
+          result: 'declined',
+          code: simulated.code,
+          advice: adviceForMerchantAdviceCode(mac),
+          merchantAdviceCode: mac,
+        };
+      }
       case 'hard_decline':
         // The simulator's hard declines stay hard whatever the code; R0/R1/R3 say more.
         return {

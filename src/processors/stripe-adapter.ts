@@ -10,6 +10,7 @@ type StripeErrorLike = Error & {
   decline_code?: string;
   advice_code?: string;
   network_decline_code?: string;
+  network_advice_code?: string;
   requestId?: string;
 };
 

@@ -1,4 +1,4 @@
-import { adviceForNetworkCode } from './advice';
+import { adviceForMerchantAdviceCode, adviceForNetworkCode } from './advice';
 import type { Advice, Decline } from './port';
 
 /**
@@ -11,6 +11,8 @@ export interface StripeDeclineFields {
   decline_code?: string | null;
   advice_code?: string | null;
   network_decline_code?: string | null;
+  /** Mastercard's Merchant Advice Code as Stripe passes it on (`network_advice_code`). */
+  network_advice_code?: string | null;
 }
 
 const R = 'retryable' as const;
@@ -78,7 +80,8 @@ const ADVICE_CODES: Readonly<Record<string, Advice>> = {
  * A Stripe card decline in our terms. Precedence: Stripe's advice_code, then a do-not-retry
  * network code (it forbids what a soft decline_code would allow), then the decline_code (or the
  * error code when Stripe gives none), then the network code alone. Unknown codes are retryable
- * "05" (do not honour): the networks' default for a decline without a reason.
+ * "05" (do not honour): the networks' default for a decline without a reason. A Mastercard Merchant
+ * Advice Code 03 or 21 (never try again) wins over everything.
  */
 export function declineFromStripe(fields: StripeDeclineFields): Decline {
   const reason = fields.decline_code || fields.code || undefined;
@@ -87,7 +90,16 @@ export function declineFromStripe(fields: StripeDeclineFields): Decline {
   const code = network ?? known?.[0] ?? '05';
   const fromAdvice = fields.advice_code ? ADVICE_CODES[fields.advice_code] : undefined;
   const networkAdvice = network ? adviceForNetworkCode(network) : undefined;
+  const mac = fields.network_advice_code?.trim() || undefined;
   const advice: Advice =
-    fromAdvice ?? (networkAdvice === X ? X : (known?.[1] ?? networkAdvice ?? adviceForNetworkCode(code)));
-  return { result: 'declined', code, advice, ...(reason ? { processorCode: reason } : {}) };
+    mac && adviceForMerchantAdviceCode(mac) === X
+      ? X
+      : (fromAdvice ?? (networkAdvice === X ? X : (known?.[1] ?? networkAdvice ?? adviceForNetworkCode(code))));
+  return {
+    result: 'declined',
+    code,
+    advice,
+    ...(mac ? { merchantAdviceCode: mac } : {}),
+    ...(reason ? { processorCode: reason } : {}),
+  };
 }

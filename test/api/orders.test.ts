@@ -215,6 +215,34 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       ]);
       for (const a of attempts) expect(Date.parse(a.answeredAtUtc)).toBeGreaterThanOrEqual(Date.parse(a.createdAtUtc));
     });
+
+    it("shows the card's retry budget from the charges ledger, and declines what it does not allow", async () => {
+      // Mastercard, Merchant Advice Code 24: no attempt on the card for an hour (docs/network-rules.md).
+      const card = { cardNumber: '5555555555550244', expiryMonth: 12, expiryYear: nextYear };
+      const first = await api('POST', '/v1/evaluate', evaluateBody({ paymentMethod: card }));
+      expect(first.body).toMatchObject({ status: 'DECLINED' });
+      const order = await stack.db('orders').where({ id: first.body.orderId }).first();
+      const vaulted = await stack.db('card_vault').where({ token: order?.card_token }).first();
+      const declines = await stack
+        .db('charges')
+        .where({ merchant_id: mid, card_fingerprint: vaulted?.fingerprint, result: 'declined' })
+        .orderBy('attempted_at');
+      expect(declines).toMatchObject([{ order_id: first.body.orderId, merchant_advice_code: '24' }]);
+      const lookup = (await api('GET', `/v1/orders/${first.body.orderId}`)).body;
+      expect(lookup.retryBudget).toEqual({
+        used: declines.length,
+        limit: 20, // Mastercard, US and Canada: 20 declines in 24 hours
+        resetsAt: new Date(Number(declines[0]?.attempted_at) + 24 * 3_600_000).toISOString(),
+      });
+
+      // Another order of the card within the hour: declined by the budget, no processor call.
+      const second = await api('POST', '/v1/evaluate', evaluateBody({ paymentMethod: card }));
+      expect(second.body).toMatchObject({ status: 'DECLINED' });
+      const secondLookup = (await api('GET', `/v1/orders/${second.body.orderId}`)).body;
+      expect(secondLookup.scoring.reasons).toContain('retry_budget_exhausted');
+      expect(secondLookup.attempts).toEqual([]);
+      expect(secondLookup.retryBudget).toEqual(lookup.retryBudget);
+    });
   });
 
   describe('idempotency', () => {

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkCardForVault } from '../../src/domain/card-checks';
 import { checkCardNumber } from '../../src/domain/cards';
-import { SANDBOX_BEHAVIOURS, SANDBOX_CARDS_BY_BEHAVIOUR, type SandboxBehaviour } from '../../src/domain/sandbox-cards';
+import {
+  SANDBOX_BEHAVIOURS,
+  SANDBOX_CARDS_BY_BEHAVIOUR,
+  SANDBOX_NETWORK_BEHAVIOURS,
+  SANDBOX_NETWORK_CARDS,
+  type SandboxBehaviour,
+} from '../../src/domain/sandbox-cards';
 import { simulateCharge } from '../../src/domain/sandbox-processor';
 
 const now = new Date('2026-11-22T00:00:00Z');
@@ -26,12 +32,25 @@ const EXPECTED: Record<SandboxBehaviour, ReturnType<typeof behaviourOf>> = {
   approves_third_retry: { first: 'soft_decline', third: 'approved', challenged: 'soft_decline' },
   insufficient_funds: { first: 'soft_decline', third: 'soft_decline', challenged: 'soft_decline' },
   unavailable: { first: 'unavailable', third: 'unavailable', challenged: 'unavailable' },
+  closes_after_first: { first: 'soft_decline', third: 'hard_decline', challenged: 'soft_decline' },
+  mac_02: { first: 'soft_decline', third: 'soft_decline', challenged: 'soft_decline' },
+  mac_03: { first: 'soft_decline', third: 'soft_decline', challenged: 'soft_decline' },
+  mac_21: { first: 'soft_decline', third: 'soft_decline', challenged: 'soft_decline' },
+  mac_24: { first: 'soft_decline', third: 'soft_decline', challenged: 'soft_decline' },
+  mac_26: { first: 'soft_decline', third: 'soft_decline', challenged: 'soft_decline' },
 };
+const DESCRIPTIONS: Record<SandboxBehaviour, string> = { ...SANDBOX_BEHAVIOURS, ...SANDBOX_NETWORK_BEHAVIOURS };
 
 describe('the sandbox test cards (docs/sandbox.md)', () => {
-  const cards = Object.entries(SANDBOX_CARDS_BY_BEHAVIOUR).flatMap(([behaviour, byBrand]) =>
-    Object.entries(byBrand).map(([brand, pan]) => ({ behaviour: behaviour as SandboxBehaviour, brand, pan })),
-  );
+  const cards = [
+    ...Object.entries(SANDBOX_CARDS_BY_BEHAVIOUR).flatMap(([behaviour, byBrand]) =>
+      Object.entries(byBrand).map(([brand, pan]) => ({ behaviour: behaviour as SandboxBehaviour, brand, pan })),
+    ),
+    ...Object.entries(SANDBOX_NETWORK_CARDS).map(([behaviour, card]) => ({
+      behaviour: behaviour as SandboxBehaviour,
+      ...card,
+    })),
+  ];
 
   it('has a Visa, Mastercard, Amex and Discover card for every behaviour, each number once', () => {
     for (const byBrand of Object.values(SANDBOX_CARDS_BY_BEHAVIOUR)) {
@@ -54,6 +73,14 @@ describe('the sandbox test cards (docs/sandbox.md)', () => {
     expect(
       simulateCharge(SANDBOX_CARDS_BY_BEHAVIOUR.insufficient_funds.amex, { flow: 'ASYNC_MIT', attempt: 1 }, 'sandbox'),
     ).toEqual({ result: 'soft_decline', code: '51' });
+    // The network-rule cards carry their Merchant Advice Code, or turn category 1 on the second attempt.
+    const mit = (pan: string, attempt: number) => simulateCharge(pan, { flow: 'ASYNC_MIT', attempt }, 'sandbox');
+    expect(mit(SANDBOX_NETWORK_CARDS.mac_26.pan, 1)).toEqual({
+      result: 'soft_decline',
+      code: '05',
+      merchantAdviceCode: '26',
+    });
+    expect(mit(SANDBOX_NETWORK_CARDS.closes_after_first.pan, 2)).toEqual({ result: 'hard_decline', code: '46' });
   });
 
   it('is documented with its brand and behaviour', () => {
@@ -63,7 +90,7 @@ describe('the sandbox test cards (docs/sandbox.md)', () => {
       expect([pan, cells[2], cells[3]]).toEqual([
         pan,
         BRAND_WORDS[brand as keyof typeof BRAND_WORDS],
-        SANDBOX_BEHAVIOURS[behaviour],
+        DESCRIPTIONS[behaviour],
       ]);
     }
   });

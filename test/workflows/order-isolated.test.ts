@@ -5,6 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { OrderActivities } from '../../src/activities/orders';
 import type { ProcessorActivities } from '../../src/activities/processor';
+import type { RetryBudgetActivities } from '../../src/activities/retry-budget';
 import type {
   ChargeInput,
   ChargeResult,
@@ -43,9 +44,11 @@ describe('order workflow with fake activities', () => {
     await env?.teardown();
   });
 
-  function fakes(overrides: Partial<OrderActivities & ProcessorActivities> = {}) {
+  function fakes(overrides: Partial<OrderActivities & ProcessorActivities & RetryBudgetActivities> = {}) {
     const persisted: PersistOrderInput[] = [];
-    const activities: OrderActivities & ProcessorActivities = {
+    const activities: OrderActivities & ProcessorActivities & RetryBudgetActivities = {
+      // No card of these has a network-rule decline: its budget never holds a charge back.
+      cardRetryBudget: jest.fn(async () => null),
       persistOrder: jest.fn(async (input: PersistOrderInput) => {
         persisted.push(input);
       }),

@@ -136,6 +136,14 @@ export const order = z
         }),
       )
       .meta({ description: 'Every processor call of the order, from the charges ledger (docs/orders.md).' }),
+    retryBudget: z
+      .object({ used: z.number().int(), limit: z.number().int(), resetsAt: nullableInstant })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.",
+      }),
   })
   .meta({ id: 'Order', description: 'GET /v1/orders/{id}: `status` is the number, `statusName` the word.' });
 

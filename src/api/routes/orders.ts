@@ -1,20 +1,17 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import {
-  findMerchantOrder,
-  findMerchantOrderByExternalId,
-  type OrderRow,
-  orderViewOf,
-} from '../../db/repositories/orders';
+import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
+import type { NetworkRegion } from '../../domain/network-rules';
 import { evaluateRequest, withoutNulls } from '../../domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
 import { cancelOrder, captureOrder, findOrderByReference, refundOrder } from '../../orders/commands';
 import type { OrderDeps } from '../../orders/deps';
 import { prepareEvaluate } from '../../orders/evaluate';
+import { orderLookup } from '../../orders/order-lookup';
 import { payingMerchant } from '../access';
 import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
@@ -46,7 +43,12 @@ export const refundBody = z.preprocess(
   }),
 );
 
-export type OrderRouteDeps = OrderDeps & { logger: Logger; rateLimit: Middleware };
+export type OrderRouteDeps = OrderDeps & {
+  logger: Logger;
+  rateLimit: Middleware;
+  /** The card networks' region, for the lookup's retryBudget (docs/network-rules.md); default US and Canada. */
+  networkRegion?: NetworkRegion;
+};
 
 /**
  * The payment endpoints (docs/orders.md): parse, run the use case (src/orders/) under the
@@ -151,7 +153,8 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
   });
 
   router.get('/v1/orders/:id', deps.rateLimit, async (ctx) => {
-    ctx.body = await orderViewOf(deps.db, await visibleOrder(ctx, ctx.params.id));
+    const order = await visibleOrder(ctx, ctx.params.id);
+    ctx.body = await orderLookup(deps.db, order, deps.clock.now(), deps.networkRegion);
   });
 
   return router;

@@ -2,9 +2,11 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { orderViewOf } from '../../db/repositories/orders';
+import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
+import type { NetworkRegion } from '../../domain/network-rules';
 import { findOrderByReference } from '../../orders/commands';
+import { orderLookup } from '../../orders/order-lookup';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
 import { stateOf } from '../state';
@@ -23,7 +25,13 @@ export const outcomeBody = z
  * existing integrations and left out of the documentation's navigation. Every answer carries
  * `Deprecation: true` and a `Link` to its successor; the body is the order lookup's.
  */
-export function outcomeRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
+export function outcomeRoutes(deps: {
+  db: Db;
+  rateLimit: Middleware;
+  clock: Clock;
+  /** For the lookup's retryBudget (docs/network-rules.md); default US and Canada. */
+  networkRegion?: NetworkRegion;
+}): Router {
   const router = new Router();
   router.post(
     '/v1/outcome',
@@ -43,7 +51,7 @@ export function outcomeRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
         stateOf(ctx.state, 'orderId'),
       );
       if (!order) throw new ApiError('order_not_found');
-      ctx.body = await orderViewOf(deps.db, order);
+      ctx.body = await orderLookup(deps.db, order, deps.clock.now(), deps.networkRegion);
     },
   );
   return router;

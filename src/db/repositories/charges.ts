@@ -1,3 +1,4 @@
+import { isUuid } from '../../domain/ids';
 import type { ChargeAnswerResult, ChargeKind } from '../../domain/orders/charge-attempts';
 import type { Db } from '../knex';
 import type { ChargeRecord, ChargeRequestRecord } from '../tables/charges';
@@ -22,12 +23,15 @@ export interface ChargeIntent {
   currency: string;
   /** A charge's request, to send it again under its key (sale, authorization). */
   request?: ChargeRequestRecord;
+  /** When a charge is attempted, on the workflow's clock (default: now). */
+  attemptedAt?: Date;
 }
 
 export interface ChargeAnswer {
   result: ChargeAnswerResult;
   networkCode?: string | null;
   advice?: string | null;
+  merchantAdviceCode?: string | null;
   processorDeclineCode?: string | null;
   processorReference?: string | null;
 }
@@ -44,9 +48,15 @@ export class ExternalOrderTakenError extends Error {
  */
 export async function recordChargeIntent(db: Db, intent: ChargeIntent, now: Date): Promise<ChargeRecord> {
   const where = { order_id: intent.orderId, kind: intent.kind, attempt: intent.attempt };
+  // A charge names its card by the vault's fingerprint (the same card in any order or token).
+  // (Vault tokens are UUIDs; anything else names no vaulted card.)
+  const token = intent.request?.cardToken ?? null;
+  const card = token && isUuid(token) ? token : null;
   await db.raw(
-    `insert into charges (id, order_id, merchant_id, external_order_id, kind, attempt, amount, currency, state, request, created_at)
-     select ?, ?, ?, ?, ?, ?, ?, ?, 'intent', ?::jsonb, ?
+    `insert into charges (id, order_id, merchant_id, external_order_id, kind, attempt, amount, currency, state, request,
+                          created_at, attempted_at, card_fingerprint)
+     select ?, ?, ?, ?, ?, ?, ?, ?, 'intent', ?::jsonb, ?, ?,
+            (select fingerprint from card_vault where merchant_id = ? and token = ?::uuid)
      where not exists (select 1 from orders where merchant_id = ? and external_order_id = ? and id <> ?)
      on conflict (order_id, kind, attempt) do nothing`,
     [
@@ -60,6 +70,9 @@ export async function recordChargeIntent(db: Db, intent: ChargeIntent, now: Date
       intent.currency,
       intent.request ? JSON.stringify(intent.request) : null,
       now,
+      intent.request ? (intent.attemptedAt ?? now) : null,
+      intent.merchantId,
+      card,
       intent.merchantId,
       intent.externalOrderId,
       intent.orderId,
@@ -95,6 +108,7 @@ export async function recordChargeAnswer(db: Db, id: string, answer: ChargeAnswe
       result: answer.result,
       network_code: answer.networkCode ?? null,
       advice: answer.advice ?? null,
+      merchant_advice_code: answer.merchantAdviceCode ?? null,
       processor_decline_code: answer.processorDeclineCode ?? null,
       processor_reference: answer.processorReference ?? null,
       answered_at: now,
@@ -144,6 +158,26 @@ export async function chargesToReconcile(db: Db, merchantId: string, orderId: st
         .orWhere((a) => a.where('state', 'answered').whereIn('result', ['approved', 'unavailable'])),
     )
     .orderBy('attempt');
+}
+
+/**
+ * A card's declined charges at one merchant since `since` (any order), oldest first: what the
+ * networks' retry rules count (src/domain/retry-budget.ts). Reads the partial index
+ * charges_card_declines, so its cost is the card's recent declines, not the merchant's history.
+ */
+export async function cardDeclines(
+  db: Db,
+  merchantId: string,
+  cardFingerprint: string,
+  since: Date,
+): Promise<Array<{ attempted_at: Date; network_code: string | null; merchant_advice_code: string | null }>> {
+  const rows = await db('charges')
+    .select('attempted_at', 'network_code', 'merchant_advice_code')
+    .where({ merchant_id: merchantId, card_fingerprint: cardFingerprint, result: 'declined' })
+    .whereIn('kind', ['sale', 'authorization'])
+    .where('attempted_at', '>', since)
+    .orderBy('attempted_at');
+  return rows.flatMap((r) => (r.attempted_at ? [{ ...r, attempted_at: r.attempted_at }] : []));
 }
 
 /** One charge of a merchant's, by its id (its processor key). */

@@ -21,6 +21,12 @@ export interface ChargeRecord {
   network_code: string | null;
   /** What the decline says of trying again (src/processors/port.ts, Advice). */
   advice: string | null;
+  /** Mastercard's Merchant Advice Code of a decline (02, 03, 21, 24-30: docs/network-rules.md). */
+  merchant_advice_code: string | null;
+  /** The card's vault fingerprint (a charge's; one per card and merchant): the networks count retries by it. */
+  card_fingerprint: string | null;
+  /** When the attempt was made, on the workflow's clock (a charge's): the rolling counts' time. */
+  attempted_at: Date | null;
   /** The processor's own decline code (Stripe's decline_code), for support. */
   processor_decline_code: string | null;
   /** The processor's id for what it did (authorization, capture, refund): what a reversal needs. */
@@ -42,7 +48,7 @@ export interface ChargeRequestRecord {
   challengeCompleted?: boolean;
 }
 
-type Timestamps = 'created_at' | 'sent_at' | 'answered_at' | 'reversed_at';
+type Timestamps = 'created_at' | 'sent_at' | 'answered_at' | 'reversed_at' | 'attempted_at';
 
 export type ChargeInsert = Omit<ChargeRecord, Timestamps> & { created_at: Instant } & {
   [K in Exclude<Timestamps, 'created_at'>]?: Instant | null;

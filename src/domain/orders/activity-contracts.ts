@@ -63,6 +63,8 @@ export interface ChargeInput {
   threeDSecure: Record<string, unknown> | null;
   /** The cardholder passed the challenge (the network then authenticates the charge). */
   challengeCompleted?: boolean;
+  /** The workflow's time of the attempt: the networks' rolling counts use it (absent in older histories). */
+  attemptedAtUtc?: string;
 }
 
 export type ChargeResult = (

@@ -7,6 +7,8 @@ import type { OrderEvent } from './events';
  */
 export type OrderDomainEvent =
   | { name: 'order.completed' | 'order.cancelled' | 'order.expired' }
+  /** An async MIT rescue the card's retry budget ended before its window (docs/network-rules.md). */
+  | { name: 'order.expired'; endedBy: 'retry_budget'; rule: string; retryAllowedAt: string }
   | { name: 'order.capturerequired'; amount: number; currency: string; captureBefore: string }
   | { name: 'challenge.presented'; expiresAt: string }
   | { name: 'challenge.attempted'; attempt: number; attemptedAt: string }
@@ -26,6 +28,8 @@ export function publicEventData(e: OrderDomainEvent): OrderEvent['data'] {
       return { Amount: e.amount, Currency: e.currency, CaptureBefore: e.captureBefore };
     case 'challenge.presented':
       return { ExpiresAt: e.expiresAt };
+    case 'order.expired':
+      return 'endedBy' in e ? { EndedBy: e.endedBy, Rule: e.rule, RetryAllowedAt: e.retryAllowedAt } : null;
     case 'challenge.attempted':
       return { Attempt: e.attempt, AttemptedAt: e.attemptedAt };
     case 'challenge.failed':

@@ -39,6 +39,11 @@ export interface OrderState {
    * state; the read model shows every run's, from the charges ledger.
    */
   attempts: ChargeAttempt[];
+  /**
+   * The card networks' retry budget held the next async MIT retry back until `until` by `rule`
+   * (docs/network-rules.md); absent when it never did.
+   */
+  retryHold?: { until: string; rule: string };
   declinedAtUtc: string;
   windowEndsAtUtc: string | null;
   captureBeforeUtc: string | null;

@@ -1,6 +1,7 @@
 import * as wf from '@temporalio/workflow';
 import type { OrderActivities } from '../../activities/orders';
 import type { ProcessorActivities } from '../../activities/processor';
+import type { RetryBudgetActivities } from '../../activities/retry-budget';
 import { FAILURE } from '../../domain/orders/failures';
 
 /**
@@ -16,7 +17,7 @@ import { FAILURE } from '../../domain/orders/failures';
  */
 const NEVER_RETRIED = [FAILURE.persistenceRejected];
 
-export const store = wf.proxyLocalActivities<OrderActivities>({
+export const store = wf.proxyLocalActivities<OrderActivities & RetryBudgetActivities>({
   startToCloseTimeout: '10s',
   retry: {
     initialInterval: '200ms',

@@ -36,6 +36,7 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
       attempt,
       threeDSecure: order.evaluation?.threeDSecure ?? null,
       challengeCompleted,
+      attemptedAtUtc: new Date().toISOString(),
     });
     order.charges.answer(attempt, result);
     return result;

@@ -7,6 +7,7 @@ import { accepts } from '../../domain/orders/transitions';
 import { processorWhileWaiting } from './activities';
 import { charge, failureTypeOf, outcomeUnknown } from './charging';
 import type { Order } from './order';
+import { cardBudget, heldUntil } from './retry-budget';
 import { approve, captureAuthorized, lapseCapture } from './steps';
 
 /** How long a CIT challenge waits for the cardholder before the order is cancelled. */
@@ -114,6 +115,20 @@ async function decide(order: Order, input: EvaluateInput, at: Date): Promise<Eva
     return answer(order, 'DECLINED');
   }
   Object.assign(s, scoring);
+
+  // The card networks' limits on the card, across the merchant's orders (docs/network-rules.md):
+  // nothing is sent when the card may not be charged now (CIT, Sync MIT), or before the window's
+  // end (async MIT).
+  const budget = await cardBudget(order);
+  const held = heldUntil(budget);
+  if (held !== null && (input.flow !== 'ASYNC_MIT' || held >= order.windowEnd().getTime())) {
+    await order.commit(
+      'evaluate',
+      { ...scoring, reasons: [...scoring.reasons, 'retry_budget_exhausted'], status: 'Declined', outcome: 'DECLINED' },
+      `card retry budget exhausted (${budget?.heldBy}) until ${budget?.notBefore}`,
+    );
+    return answer(order, 'DECLINED');
+  }
 
   if (input.flow === 'ASYNC_MIT') {
     // Durably accepted: the rescue runs on (runAsyncRetries) and reports by webhook.

@@ -6,6 +6,7 @@ import { isOutcomeUnknown } from './charging';
 import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
 import { closeWindow, retryCharge, settleBy } from './retries';
+import { holdRetryForBudget } from './retry-budget';
 import { chargeAfterChallenge, lapseCapture } from './steps';
 
 /**
@@ -26,20 +27,42 @@ const still = (order: Order, status: OrderStatusName): boolean => order.state.st
 /**
  * Async MIT: retries on the card-network-compliant schedule until rescued or the window ends. A
  * retry left unanswered is sent again at the next retry time, or earlier while its processor key
- * is still trusted (src/workflows/order/retries.ts).
+ * is still trusted (src/workflows/order/retries.ts). Before each new attempt the card's retry
+ * budget (all of the merchant's orders of the card) may move it later, or end the rescue
+ * (src/workflows/order/retry-budget.ts).
  */
 export const runAsyncRetries: Phase = async (order) => {
   const waiting = order.state.status;
   const windowEnd = order.windowEnd();
-  const times = retryTimes(Date.parse(order.state.createdAtUtc), windowEnd.getTime());
+  let times = retryTimes(Date.parse(order.state.createdAtUtc), windowEnd.getTime());
   for (let next = 0; ; ) {
     const due = times[next] ?? windowEnd.getTime();
     const settle = settleBy(order);
     const at = settle !== null && settle < due ? settle : due;
     if (await leaves(order, waiting, new Date(at))) return; // cancelled meanwhile
     if (at === due && next === times.length) break; // the window's end
-    const done = await order.exclusive(async () => !still(order, waiting) || retryCharge(order, at !== due));
+    let held: number | null = null;
+    const done = await order.exclusive(async () => {
+      if (!still(order, waiting)) return true;
+      // A new attempt spends the card's budget (every order of the card at this merchant counts);
+      // sending an unanswered charge again under its key is no new attempt.
+      if (!order.unsettledCharge) {
+        const hold = await holdRetryForBudget(order, windowEnd);
+        if (hold === 'ended') return true;
+        if (hold !== null) {
+          held = hold;
+          return false;
+        }
+      }
+      return retryCharge(order, at !== due);
+    });
     if (done) return;
+    if (held !== null) {
+      // The next attempt moves to the time the budget allows; the slots it passes are skipped.
+      const until: number = held;
+      times = [...times.slice(0, next), until, ...times.slice(next).filter((t) => t > until)];
+      continue;
+    }
     if (at === due) next += 1;
   }
   await order.exclusive(async () => {

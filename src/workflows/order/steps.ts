@@ -101,17 +101,19 @@ export async function voidAuthorization(order: Order): Promise<void> {
 
 /**
  * The rescue could not be made in its window: Cancelled (status 2) with order.expired. `closedAt`
- * is the end of the window that closed (the timer may fire a moment later).
+ * is the end of the window that closed (the timer may fire a moment later); `byBudget` when the
+ * card's retry budget, not the window, ended it (its EventData says so).
  */
 export async function expire(
   order: Order,
   trigger: OrderTrigger,
   reason: string,
   closedAt: Date = new Date(),
+  byBudget?: { rule: string; retryAllowedAt: string },
 ): Promise<void> {
   await voidAuthorization(order);
   await order.commit(trigger, { status: 'Cancelled', expiredAtUtc: closedAt.toISOString() }, reason, [
-    { name: 'order.expired' },
+    byBudget ? { name: 'order.expired', endedBy: 'retry_budget', ...byBudget } : { name: 'order.expired' },
   ]);
 }
 

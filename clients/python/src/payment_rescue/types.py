@@ -28,8 +28,7 @@ class EvaluateAnswer(TypedDict):
     """The order's status name."""
 
 
-class CaptureAnswer(TypedDict):
-    """The order, with the command envelope (`status: "APPROVED"`)."""
+class _CaptureAnswerRequired(TypedDict):
     id: str
     orderId: str
     orderSessionKey: str
@@ -68,6 +67,12 @@ class CaptureAnswer(TypedDict):
     """The order's status name."""
 
 
+class CaptureAnswer(_CaptureAnswerRequired, total=False):
+    """The order, with the command envelope (`status: "APPROVED"`)."""
+    retryBudget: Optional[CaptureAnswerRetryBudget]
+    """GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault."""
+
+
 class CaptureAnswerAmounts(TypedDict):
     requested: int
     authorized: Optional[int]
@@ -97,6 +102,12 @@ class CaptureAnswerAttemptsItem(TypedDict):
     answeredAtUtc: Optional[str]
 
 
+class CaptureAnswerRetryBudget(TypedDict):
+    used: int
+    limit: int
+    resetsAt: Optional[str]
+
+
 class RefundAnswer(TypedDict):
     orderId: str
     orderSessionKey: str
@@ -119,8 +130,7 @@ class RefundAnswer(TypedDict):
     """The order's status name."""
 
 
-class Order(TypedDict):
-    """GET /v1/orders/{id}: `status` is the number, `statusName` the word."""
+class _OrderRequired(TypedDict):
     id: str
     orderId: str
     orderSessionKey: str
@@ -150,6 +160,12 @@ class Order(TypedDict):
     """Every processor call of the order, from the charges ledger (docs/orders.md)."""
 
 
+class Order(_OrderRequired, total=False):
+    """GET /v1/orders/{id}: `status` is the number, `statusName` the word."""
+    retryBudget: Optional[OrderRetryBudget]
+    """GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault."""
+
+
 class OrderAmounts(TypedDict):
     requested: int
     authorized: Optional[int]
@@ -177,6 +193,12 @@ class OrderAttemptsItem(TypedDict):
     advice: Optional[str]
     createdAtUtc: str
     answeredAtUtc: Optional[str]
+
+
+class OrderRetryBudget(TypedDict):
+    used: int
+    limit: int
+    resetsAt: Optional[str]
 
 
 class OrderPage(TypedDict):

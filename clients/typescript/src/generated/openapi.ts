@@ -1172,6 +1172,14 @@ export interface CaptureAnswer {
     createdAtUtc: string;
     answeredAtUtc: string | null;
   }[];
+  /**
+   * GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.
+   */
+  retryBudget?: {
+    used: number;
+    limit: number;
+    resetsAt: string | null;
+  } | null;
   success: true;
   result: 'Success';
   statusCode: null;
@@ -1284,6 +1292,14 @@ export interface Order {
     createdAtUtc: string;
     answeredAtUtc: string | null;
   }[];
+  /**
+   * GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault.
+   */
+  retryBudget?: {
+    used: number;
+    limit: number;
+    resetsAt: string | null;
+  } | null;
   [k: string]: unknown | undefined;
 }
 /**

@@ -80,10 +80,16 @@ export const order = {
       result: 'approved',
       networkCode: null,
       advice: null,
-      createdAtUtc: CREATED_AT,
+      createdAtUtc: UPDATED_AT,
       answeredAtUtc: UPDATED_AT,
     },
   ],
+};
+
+/** GET /v1/orders/{id}: the order with its card's retry budget (docs/network-rules.md). */
+export const orderLookup = {
+  ...order,
+  retryBudget: { used: 1, limit: 15, resetsAt: '2026-12-21T09:14:03.000Z' },
 };
 
 export const captureRequest = {

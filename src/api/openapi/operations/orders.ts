@@ -116,7 +116,7 @@ export const orderOperations: Operation[] = [
     path: '/v1/orders/:id',
     operationId: 'getOrder',
     summary: 'Look up an order',
-    responses: { 200: { description: 'The order', body: order, example: example.order } },
+    responses: { 200: { description: 'The order', body: order, example: example.orderLookup } },
     errors: [...PAYMENT_ERRORS, 'order_not_found'],
   },
   {
@@ -128,7 +128,7 @@ export const orderOperations: Operation[] = [
     deprecated: true,
     body: outcomeBody,
     example: example.outcomeRequest,
-    responses: { 200: { description: 'The order', body: order, example: example.order } },
+    responses: { 200: { description: 'The order', body: order, example: example.orderLookup } },
     errors: [...PAYMENT_ERRORS, 'validation_failed', 'order_not_found'],
   },
 ];

@@ -337,6 +337,7 @@ describe('idempotency claims of a dead API process', () => {
       status: 200,
       text: '{"ok":true}',
       replayed: false,
+      answer: { status: 200, body: { ok: true } }, // it ran for this request
     });
 
     // 409 order_not_capturable is the order's answer: replayed to the retry, which does not run.

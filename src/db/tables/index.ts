@@ -3,6 +3,7 @@ import type { ApiProcessesTable } from './api-processes';
 import type { CardVaultTable } from './card-vault';
 import type { ChargesTable } from './charges';
 import type { DisputesTable } from './disputes';
+import type { EventsTable } from './events';
 import type { IdempotencyKeysTable } from './idempotency-keys';
 import type { OrderTransitionsTable } from './order-transitions';
 import type { OrdersTable } from './orders';
@@ -24,6 +25,7 @@ declare module 'knex/types/tables' {
     card_vault: CardVaultTable;
     charges: ChargesTable;
     disputes: DisputesTable;
+    events: EventsTable;
   }
 }
 
@@ -32,6 +34,7 @@ export type { ApiProcessRecord } from './api-processes';
 export type { CardVaultRecord } from './card-vault';
 export type { ChargeRecord } from './charges';
 export type { DisputeRecord } from './disputes';
+export type { EventRecord } from './events';
 export type { IdempotencyKeyRecord } from './idempotency-keys';
 export type { OrderTransitionRecord } from './order-transitions';
 export type { OrderRecord } from './orders';

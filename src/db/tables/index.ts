@@ -8,10 +8,11 @@ import type { IdempotencyKeysTable } from './idempotency-keys';
 import type { OrderTransitionsTable } from './order-transitions';
 import type { OrdersTable } from './orders';
 import type { RefundsTable } from './refunds';
+import type { WorkerHeartbeatsTable } from './worker-heartbeats';
 
 /**
  * The tables knex knows the rows of (knex's Tables registry): those of the order path and the
- * bearer tokens, so `db('orders')` is typed. One file per table, its row as read and as written;
+ * bearer tokens, the outbox and the worker heartbeats, so `db('orders')` is typed. One file per table, its row as read and as written;
  * a new column goes in with its migration. Tables not listed here are still untyped (any rows).
  */
 declare module 'knex/types/tables' {
@@ -26,6 +27,7 @@ declare module 'knex/types/tables' {
     charges: ChargesTable;
     disputes: DisputesTable;
     events: EventsTable;
+    worker_heartbeats: WorkerHeartbeatsTable;
   }
 }
 
@@ -39,3 +41,4 @@ export type { IdempotencyKeyRecord } from './idempotency-keys';
 export type { OrderTransitionRecord } from './order-transitions';
 export type { OrderRecord } from './orders';
 export type { RefundRecord } from './refunds';
+export type { WorkerHeartbeatRecord } from './worker-heartbeats';

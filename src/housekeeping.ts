@@ -1,5 +1,6 @@
 import type { Db } from './db/knex';
 import { purgeFullBuckets } from './db/repositories/rate-limits';
+import { purgeApiProcessLeases, purgeExpired } from './db/repositories/retention';
 import type { Logger } from './logger';
 
 /** How long raw widget signals are kept: long past their use for scoring (30 minutes), short for privacy. */
@@ -13,14 +14,10 @@ const BATCH = 5_000;
  * how many rows of each went.
  */
 export async function sweep(db: Db, now: Date): Promise<Record<string, number>> {
-  const purge = (table: string, column: string, before: Date) =>
-    db(table)
-      .whereIn('ctid', db(table).select('ctid').where(column, '<', before).limit(BATCH))
-      .delete();
   return {
-    idempotency_keys: await purge('idempotency_keys', 'expires_at', now),
-    access_tokens: await purge('access_tokens', 'expires_at', new Date(now.getTime() - TOKEN_GRACE_MS)),
-    sense_signals: await purge('sense_signals', 'received_at', new Date(now.getTime() - SIGNAL_RETENTION_MS)),
+    idempotency_keys: await purgeExpired(db, 'idempotency_keys', now, BATCH),
+    access_tokens: await purgeExpired(db, 'access_tokens', new Date(now.getTime() - TOKEN_GRACE_MS), BATCH),
+    sense_signals: await purgeExpired(db, 'sense_signals', new Date(now.getTime() - SIGNAL_RETENTION_MS), BATCH),
   };
 }
 
@@ -30,15 +27,7 @@ export async function sweep(db: Db, now: Date): Promise<Record<string, number>> 
  * is a full one).
  */
 export async function sweepEdge(db: Db, now: Date): Promise<Record<string, number>> {
-  const leases = await db('api_processes')
-    .whereIn(
-      'id',
-      db('api_processes')
-        .select('id')
-        .where('heartbeat_at', '<', new Date(now.getTime() - TOKEN_GRACE_MS))
-        .limit(BATCH),
-    )
-    .delete();
+  const leases = await purgeApiProcessLeases(db, new Date(now.getTime() - TOKEN_GRACE_MS), BATCH);
   return { api_processes: leases, rate_limit_buckets: await purgeFullBuckets(db, now.getTime(), BATCH) };
 }
 

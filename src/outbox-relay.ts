@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from './db/knex';
+import { claimUndispatchedEvents, markEventsDispatched } from './db/repositories/events';
 import { endpointsOverdue, insertDueDeliveries, type NewDelivery } from './db/repositories/webhook-due-deliveries';
 import { subscribedEndpoints } from './db/repositories/webhook-endpoints';
 import { derivedUuid } from './domain/ids';
@@ -57,19 +58,14 @@ export function startOutboxRelay(deps: {
   /** Fans a batch of events out; answers the endpoints that got deliveries. */
   async function fanOut(): Promise<{ events: number; endpoints: Set<string> }> {
     return deps.db.transaction(async (trx) => {
-      const events = await trx('events')
-        .whereNull('dispatched_at')
-        .orderBy('sequence', 'asc')
-        .limit(deps.batch ?? 500)
-        .forUpdate()
-        .skipLocked();
+      const events = await claimUndispatchedEvents(trx, deps.batch ?? 500);
       // Subscriptions are looked up once per owner and event name in the batch, not once per event.
       const subscribed = new Map<string, Promise<string[]>>();
       const deliveries: NewDelivery[] = [];
       for (const event of events) {
         const owner = {
-          partnerId: event.partner_id as string,
-          merchantId: isPartnerEvent(event.name) ? null : (event.merchant_id as string | null),
+          partnerId: event.partner_id,
+          merchantId: isPartnerEvent(event.name) ? null : event.merchant_id,
         };
         const key = `${owner.partnerId}:${owner.merchantId}:${event.name}`;
         if (!subscribed.has(key))
@@ -82,13 +78,10 @@ export function startOutboxRelay(deps: {
         }
       }
       for (let i = 0; i < deliveries.length; i += 1000) await insertDueDeliveries(trx, deliveries.slice(i, i + 1000));
-      if (events.length)
-        await trx('events')
-          .whereIn(
-            'id',
-            events.map((e) => e.id),
-          )
-          .update({ dispatched_at: trx.fn.now() });
+      await markEventsDispatched(
+        trx,
+        events.map((e) => e.id),
+      );
       return { events: events.length, endpoints: new Set(deliveries.map((d) => d.endpoint_id)) };
     });
   }

@@ -6,7 +6,7 @@ import {
   releaseClaims,
   stopDeliveries,
 } from '../db/repositories/webhook-due-deliveries';
-import type { EndpointRow } from '../db/repositories/webhook-endpoints';
+import { type EndpointRow, findEndpoint } from '../db/repositories/webhook-endpoints';
 import { destinationProblem } from './destination-check';
 import { attemptClaimed, type WebhookActivityDeps } from './webhook-attempt';
 import { createAttemptRecorder } from './webhook-attempt-recorder';
@@ -86,7 +86,7 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
         done = true;
         return;
       }
-      const row = (await db('webhook_endpoints').where({ id: input.endpointId }).first()) as EndpointRow | undefined;
+      const row = await findEndpoint(db, input.endpointId);
       if (!row?.enabled) {
         // Disabled or deleted: what came due stops, unsent (the next refill takes the rest).
         await stopDeliveries(

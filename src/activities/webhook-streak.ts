@@ -1,4 +1,11 @@
 import { getMerchantSettings } from '../db/repositories/merchants';
+import {
+  claimFailureAlert,
+  continueFailureStreak,
+  disableFailingEndpoint,
+  endFailureStreak,
+  releaseFailureAlert,
+} from '../db/repositories/webhook-endpoint-streaks';
 import type { EndpointRow } from '../db/repositories/webhook-endpoints';
 import { businessMetrics } from '../observability/metrics';
 import type { WebhookActivityDeps } from './webhook-attempt';
@@ -12,43 +19,27 @@ export function createFailureStreak(deps: Pick<WebhookActivityDeps, 'db' | 'logg
   const { db, logger } = deps;
 
   async function succeeded(endpointId: string): Promise<void> {
-    await db('webhook_endpoints')
-      .where({ id: endpointId })
-      .whereNotNull('failing_since')
-      .update({ failing_since: null, alerted_at: null });
+    await endFailureStreak(db, endpointId);
   }
 
   /** The endpoint failed at `at`: start or continue its streak; mail once past the alert threshold, disable past the other. */
   async function failed(endpoint: EndpointRow, at: Date): Promise<void> {
-    const [row] = (await db('webhook_endpoints')
-      .where({ id: endpoint.id })
-      .update({ failing_since: db.raw('coalesce(failing_since, ?)', [at]) })
-      .returning('*')) as EndpointRow[];
+    const row = await continueFailureStreak(db, endpoint.id, at);
     if (!row?.failing_since) return;
     const failingFor = at.getTime() - row.failing_since.getTime();
     if (failingFor >= deps.webhooks.alertAfterMs && !row.alerted_at) {
       // One process wins the flag; the mail is sent once. A failed send releases it for a retry.
-      const won = await db('webhook_endpoints')
-        .where({ id: row.id })
-        .whereNull('alerted_at')
-        .update({ alerted_at: at });
-      if (won) {
+      if (await claimFailureAlert(db, row.id, at)) {
         try {
           await alertTechnicalContact(row, at);
         } catch (err) {
-          await db('webhook_endpoints').where({ id: row.id }).update({ alerted_at: null });
+          await releaseFailureAlert(db, row.id);
           throw err;
         }
       }
     }
     if (failingFor >= deps.webhooks.disableAfterMs && row.enabled) {
-      await db('webhook_endpoints')
-        .where({ id: row.id })
-        .update({
-          enabled: false,
-          disabled_at: at,
-          disabled_reason: `deliveries failing since ${row.failing_since.toISOString()}`,
-        });
+      await disableFailingEndpoint(db, row.id, at, row.failing_since);
       logger.warn({ endpointId: row.id }, 'webhook endpoint disabled after failing for too long');
       businessMetrics.webhookEndpointDisabled();
     }

@@ -1,4 +1,5 @@
 import { type Db, withDeadline } from '../db/knex';
+import { readWebhookBacklog, type WebhookBacklog } from '../db/repositories/webhook-backlog';
 import type { Logger } from '../logger';
 import { gauge } from './metrics';
 
@@ -7,38 +8,22 @@ const FRESH_FOR_MS = 1_000;
 /** The query's deadline: a slow database must not hold a scrape. */
 const QUERY_DEADLINE_MS = 2_000;
 
-interface Backlog {
-  pending: number;
-  retrying: number;
-  oldestSeconds: number;
-}
-
 /**
- * The webhook delivery backlog as gauges, read from `webhook_deliveries` when scraped (the
- * partial index on pending rows keeps the count cheap): deliveries pending (due now or later),
- * those of them already failed at least once (waiting on a retry), and the age of the oldest
- * pending one. Registered by worker processes that deliver webhooks; every such process reports
+ * The webhook delivery backlog as gauges, read from `webhook_deliveries` when scraped
+ * (readWebhookBacklog): deliveries pending (due now or later), those of them already failed at
+ * least once (waiting on a retry), and the age of the oldest pending one. Registered by worker processes that deliver webhooks; every such process reports
  * the same database-wide numbers, so dashboards and alerts take `max` (docs/runbook.md). When the
  * query fails the gauges keep their last values and the failure is logged once per outage.
  */
 export function registerWebhookBacklogGauges(db: Db, logger: Logger): void {
-  let read: { at: number; backlog: Promise<Backlog | undefined> } | undefined;
+  let read: { at: number; backlog: Promise<WebhookBacklog | undefined> } | undefined;
   let failing = false;
-  const current = (): Promise<Backlog | undefined> => {
+  const current = (): Promise<WebhookBacklog | undefined> => {
     if (read && Date.now() - read.at < FRESH_FOR_MS) return read.backlog;
-    const backlog = withDeadline(
-      db('webhook_deliveries')
-        .where({ status: 'pending' })
-        .first(
-          db.raw('count(*)::int as pending'),
-          db.raw('(count(*) filter (where attempts > 0))::int as retrying'),
-          db.raw('coalesce(extract(epoch from now() - min(created_at)), 0)::float as "oldestSeconds"'),
-        ),
-      QUERY_DEADLINE_MS,
-    ).then(
-      (row) => {
+    const backlog = withDeadline(readWebhookBacklog(db), QUERY_DEADLINE_MS).then(
+      (numbers) => {
         failing = false;
-        return row as Backlog;
+        return numbers;
       },
       (err: unknown) => {
         if (!failing) logger.warn({ err }, 'webhook backlog not read for the metrics');

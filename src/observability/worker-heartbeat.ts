@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { type Db, withDeadline } from '../db/knex';
+import {
+  deleteWorkerHeartbeat,
+  hasFreshWorkerHeartbeat,
+  sweepStaleWorkerHeartbeats,
+  writeWorkerHeartbeat,
+} from '../db/repositories/worker-heartbeats';
 import type { Logger } from '../logger';
 
 /**
@@ -18,7 +24,7 @@ export const WORKER_HEARTBEAT_INTERVAL_MS = 1_000;
 const WRITE_DEADLINE_MS = 2_000;
 
 /** Rows of processes that died without deleting theirs are swept after this. */
-const STALE_ROW_RETENTION = '1 hour';
+const STALE_ROW_RETENTION_MS = 3_600_000;
 
 export interface WorkerHeartbeat {
   stop(): Promise<void>;
@@ -42,21 +48,14 @@ export function startWorkerHeartbeat(opts: {
   let stopped = false;
   let failing = false;
 
-  const remove = () => withDeadline(opts.db('worker_heartbeats').where({ id }).delete(), WRITE_DEADLINE_MS);
+  const remove = () => withDeadline(deleteWorkerHeartbeat(opts.db, id), WRITE_DEADLINE_MS);
   const beat = async () => {
     try {
       if (!opts.isRunning()) {
         await remove();
         return;
       }
-      await withDeadline(
-        opts
-          .db('worker_heartbeats')
-          .insert({ ...row, last_seen: opts.db.fn.now() })
-          .onConflict('id')
-          .merge(['last_seen']),
-        WRITE_DEADLINE_MS,
-      );
+      await withDeadline(writeWorkerHeartbeat(opts.db, row), WRITE_DEADLINE_MS);
       if (failing) opts.logger.info('worker heartbeat written again');
       failing = false;
     } catch (err) {
@@ -71,11 +70,7 @@ export function startWorkerHeartbeat(opts: {
       beating = beat().finally(schedule);
     }, opts.intervalMs ?? WORKER_HEARTBEAT_INTERVAL_MS);
   };
-  const sweep = opts
-    .db('worker_heartbeats')
-    .where('last_seen', '<', opts.db.raw(`now() - interval '${STALE_ROW_RETENTION}'`))
-    .delete();
-  beating = withDeadline(sweep, WRITE_DEADLINE_MS)
+  beating = withDeadline(sweepStaleWorkerHeartbeats(opts.db, STALE_ROW_RETENTION_MS), WRITE_DEADLINE_MS)
     .catch(() => {})
     .then(beat)
     .finally(schedule);
@@ -92,9 +87,5 @@ export function startWorkerHeartbeat(opts: {
 
 /** Whether a worker process polling `taskQueue` wrote its heartbeat within `maxAgeMs` (database clock). */
 export async function hasFreshWorker(db: Db, taskQueue: string, maxAgeMs: number): Promise<boolean> {
-  const row = await db('worker_heartbeats')
-    .whereRaw('? = any(task_queues)', [taskQueue])
-    .andWhereRaw('last_seen > now() - make_interval(secs => ?)', [maxAgeMs / 1000])
-    .first('id');
-  return row !== undefined;
+  return hasFreshWorkerHeartbeat(db, taskQueue, maxAgeMs);
 }

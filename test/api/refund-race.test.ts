@@ -85,7 +85,9 @@ describe('concurrent refunds of one order', () => {
     }
     const ledger = await stack.db('refunds').where({ order_id: orderId });
     const order = await orderRow(stack.db, orderId);
-    const events = await stack.db('events').where({ order_id: orderId, name: 'order.refunded' });
+    const events = (await stack.db('events').where({ order_id: orderId, name: 'order.refunded' })).map((e) => ({
+      data: e.data as { Amount: number; TransactionId: string },
+    }));
     const ledgerTotal = ledger.reduce((sum, r) => sum + Number(r.amount), 0);
     const eventTotal = events.reduce((sum, e) => sum + Number(e.data.Amount), 0);
 

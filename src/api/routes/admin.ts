@@ -5,6 +5,7 @@ import type { Environment } from '../../config';
 import type { Db } from '../../db/knex';
 import { findApplication } from '../../db/repositories/applications';
 import { recordDispute, reverseChargeback } from '../../db/repositories/disputes';
+import { findOrderById } from '../../db/repositories/order-lookups';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { guardRoutes } from '../guard';
@@ -46,7 +47,7 @@ export function adminRoutes(deps: {
 
   async function order(ctx: Context) {
     const id = ctx.params.orderId as string;
-    const row = z.uuid().safeParse(id).success ? await deps.db('orders').where({ id }).first() : undefined;
+    const row = z.uuid().safeParse(id).success ? await findOrderById(deps.db, id) : undefined;
     if (!row) throw new ApiError('order_not_found');
     return row;
   }

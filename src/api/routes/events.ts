@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
+import { findOwnedEvent, listOwnedEvents } from '../../db/repositories/event-feed';
 import { resendDeliveries } from '../../db/repositories/webhook-due-deliveries';
 import { subscribedEndpoints } from '../../db/repositories/webhook-endpoints';
 import { ApiError } from '../../domain/errors';
@@ -59,30 +60,18 @@ export const listQuery = z.object({
 export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string }): Router {
   const router = new Router();
 
-  // A merchant's events, or a partner's own (application events, whose Mid appears on conversion).
-  // Test events (POST /v1/webhooks/{id}/test) only when asked for: made-up orders must not reach
-  // a catch-up job by default, but listen shows them as a registered endpoint receives them.
-  const ownedEvents = (owner: ReturnType<typeof endpointOwner>, withTestEvents = false) => {
-    const q = deps.db('events').where({ partner_id: owner.partnerId });
-    if (!withTestEvents) q.andWhere({ is_test_event: false });
-    return owner.merchantId
-      ? q.andWhere({ merchant_id: owner.merchantId }).andWhereNot('name', 'like', 'application.%')
-      : q.andWhere('name', 'like', 'application.%');
-  };
-
   router.get('/v1/events', async (ctx) => {
     const { since, starting_after: startingAfter, limit, include_test_events } = parseInput(listQuery, ctx.query);
-    const q = ownedEvents(endpointOwner(principalOf(ctx.state)), include_test_events === 'true')
-      .orderBy('sequence', 'asc')
-      .limit(limit + 1);
     const sinceCursor = since === undefined ? undefined : cursorPosition(since);
-    if (since && sinceCursor === undefined) q.andWhere('occurred_at', '>=', since);
-    for (const after of [sinceCursor, startingAfter && cursorPosition(startingAfter)]) {
-      if (after !== undefined) q.andWhere('sequence', '>', after);
-    }
-    const fetched = await q;
-    const hasMore = fetched.length > limit;
-    const rows = fetched.slice(0, limit);
+    const after = [sinceCursor, startingAfter && cursorPosition(startingAfter)].filter(
+      (position): position is string => position !== undefined,
+    );
+    const { rows, hasMore } = await listOwnedEvents(deps.db, endpointOwner(principalOf(ctx.state)), {
+      occurredSince: since && sinceCursor === undefined ? since : undefined,
+      after,
+      limit,
+      withTestEvents: include_test_events === 'true',
+    });
     const last = rows[rows.length - 1];
     ctx.body = {
       data: rows.map((e) => ({
@@ -109,9 +98,7 @@ export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string })
   router.post('/v1/events/:eventId/resend', async (ctx) => {
     const owner = endpointOwner(principalOf(ctx.state));
     const eventId = ctx.params.eventId as string;
-    const event = z.uuid().safeParse(eventId).success
-      ? await ownedEvents(owner).andWhere({ id: eventId }).first()
-      : undefined;
+    const event = z.uuid().safeParse(eventId).success ? await findOwnedEvent(deps.db, owner, eventId) : undefined;
     if (!event) throw new ApiError('event_not_found');
     const endpoints = await subscribedEndpoints(deps.db, owner, event.name);
     const deliveries = endpoints.map((endpoint) => ({

@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { insertDueDeliveries } from '../../db/repositories/webhook-due-deliveries';
+import { recordTestEvent } from '../../db/repositories/webhook-test-events';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { derivedUuid } from '../../domain/ids';
@@ -51,8 +51,9 @@ export function addWebhookTestEventRoute(
     const sample = testEventSample(name, now, endpoint.merchant_id);
     const eventId = randomUUID();
     const deliveryId = derivedUuid(eventId, endpoint.id);
-    await deps.db.transaction(async (trx) => {
-      await trx('events').insert({
+    await recordTestEvent(
+      deps.db,
+      {
         id: eventId,
         name,
         merchant_id: endpoint.merchant_id,
@@ -61,13 +62,10 @@ export function addWebhookTestEventRoute(
         external_order_id: sample.externalOrderId,
         confirmation_id: sample.confirmationId,
         data: sample.data === null ? null : JSON.stringify(sample.data),
-        is_test_mode: true,
-        is_test_event: true,
         occurred_at: now,
-        dispatched_at: now, // never fanned out: it goes to this endpoint only
-      });
-      await insertDueDeliveries(trx, [{ id: deliveryId, event_id: eventId, endpoint_id: endpoint.id }]);
-    });
+      },
+      { id: deliveryId, endpointId: endpoint.id },
+    );
     // A signal lost here (a crash) is sent by the outbox relay's sweep of overdue deliveries.
     await signalEndpoints(deps.client, deps.taskQueue, [endpoint.id]);
     ctx.status = 202;

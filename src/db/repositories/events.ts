@@ -1,20 +1,10 @@
 import type { OrderState } from '../../domain/orders/contracts';
 import type { OrderEvent } from '../../domain/orders/events';
 import type { Db } from '../knex';
+import type { EventRecord } from '../tables';
 
-export interface EventRow {
-  id: string;
-  sequence: number;
-  name: string;
-  merchant_id: string;
-  partner_id: string;
-  order_id: string | null;
-  external_order_id: string | null;
-  confirmation_id: string | null;
-  data: unknown;
-  is_test_mode: boolean;
-  occurred_at: Date;
-}
+/** An `events` row as read (its columns: src/db/tables/events.ts). */
+export type EventRow = EventRecord;
 
 /**
  * The outbox: every event is written in the same transaction as the state change that caused it,
@@ -47,5 +37,19 @@ export async function insertOrderEvents(
 }
 
 export async function listOrderEvents(db: Db, orderId: string): Promise<EventRow[]> {
-  return db<EventRow>('events').where({ order_id: orderId }).orderBy('sequence', 'asc');
+  return db('events').where({ order_id: orderId }).orderBy('sequence', 'asc');
+}
+
+/**
+ * The outbox relay's batch (src/outbox-relay.ts): up to `limit` events not yet dispatched, oldest
+ * first, locked for this transaction; rows another relay holds are skipped, so relays share the work.
+ */
+export async function claimUndispatchedEvents(trx: Db, limit: number): Promise<EventRow[]> {
+  return trx('events').whereNull('dispatched_at').orderBy('sequence', 'asc').limit(limit).forUpdate().skipLocked();
+}
+
+/** The events were fanned out to their endpoints: the relay does not take them again. */
+export async function markEventsDispatched(trx: Db, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await trx('events').whereIn('id', ids).update({ dispatched_at: trx.fn.now() });
 }

@@ -215,7 +215,7 @@ describe('versioned workers: a changed order workflow rolled out with no patch',
         )
         .andWhere({ name: 'order.completed' })
         .select('order_id');
-      return new Set(rows.map((r: { order_id: string }) => r.order_id));
+      return new Set(rows.map((r) => r.order_id));
     };
     await eventually(completed, (done) => done.size === all.length, {
       describe: `all ${all.length} orders to be completed`,

@@ -1,5 +1,10 @@
 import type { Db } from '../db/knex';
-import { findMerchantOrder, type OrderRow, orderViewOf } from '../db/repositories/orders';
+import {
+  findMerchantOrder,
+  findMerchantOrderBySessionKey,
+  type OrderRow,
+  orderViewOf,
+} from '../db/repositories/orders';
 import { refundReserved } from '../db/repositories/refunds';
 import { ApiError, ERROR_CATALOGUE } from '../domain/errors';
 import { derivedUuid } from '../domain/ids';
@@ -40,7 +45,7 @@ export function commandAnswer(outcome: string, order: OrderStatusName, fields: R
 export async function findOrderByReference(db: Db, merchantId: string, ref: string): Promise<OrderRow | undefined> {
   const byId = await findMerchantOrder(db, merchantId, ref);
   if (byId) return byId;
-  return db('orders').where({ merchant_id: merchantId, order_session_key: ref }).first();
+  return findMerchantOrderBySessionKey(db, merchantId, ref);
 }
 
 const REFUSALS: Record<CommandRefusal['reason'], ConstructorParameters<typeof ApiError>[0]> = {

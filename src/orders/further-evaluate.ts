@@ -1,9 +1,9 @@
+import { isVaultedCard } from '../db/repositories/card-vault';
 import { findMerchantOrderByExternalId, type OrderRow } from '../db/repositories/orders';
 import { ApiError } from '../domain/errors';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
 import { paymentDifferences } from '../domain/orders/same-payment';
 import { outcomeForStatus } from '../domain/orders/status';
-import { cardFingerprints } from '../domain/vault-cipher';
 import type { Answer } from './answer';
 import { commandAnswer } from './commands';
 import type { OrderDeps } from './deps';
@@ -61,15 +61,10 @@ export async function refuseDifferentPayment(
   body: EvaluateRequest,
   card: string | undefined,
 ): Promise<void> {
-  const sameCard = async () => {
-    if (card === undefined || card === existing.card_token) return true;
-    const match = await deps
-      .db('card_vault')
-      .where({ merchant_id: merchantId, token: existing.card_token })
-      .whereIn('fingerprint', cardFingerprints(card, merchantId, deps.vaultKeys))
-      .first('token');
-    return Boolean(match);
-  };
+  const sameCard = async () =>
+    card === undefined ||
+    card === existing.card_token ||
+    isVaultedCard(deps.db, merchantId, existing.card_token, card, deps.vaultKeys);
   const order = { amount: existing.amount, currency: existing.currency, attemptCount: existing.attempt_count };
   const request = { ...body.transaction, attemptCount: body.attemptCount ?? null, sameCard: await sameCard() };
   const differs = paymentDifferences(order, request);

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex';
+import { findMerchantOrderByExternalId } from '../db/repositories/orders';
 import type { OrderResume } from '../domain/orders/contracts';
-import type { OrderStatusName } from '../domain/orders/status';
 
 /**
  * A further evaluate of a declined CIT order with a higher `attemptCount` ("2 = first retry") is
@@ -15,30 +15,7 @@ export async function newAttemptOn(
   attemptCount: number | undefined,
 ): Promise<{ orderId: string; orderSessionKey: string; resume: OrderResume } | undefined> {
   if (attemptCount === undefined) return undefined;
-  const order:
-    | {
-        id: string;
-        order_session_key: string;
-        flow: string;
-        status_name: OrderStatusName;
-        attempt_count: number | null;
-        version: number;
-        service_attempts: number;
-        created_at: Date;
-      }
-    | undefined = await db('orders')
-    .select(
-      'id',
-      'order_session_key',
-      'flow',
-      'status_name',
-      'attempt_count',
-      'version',
-      'service_attempts',
-      'created_at',
-    )
-    .where({ merchant_id: merchantId, external_order_id: externalOrderId })
-    .first();
+  const order = await findMerchantOrderByExternalId(db, merchantId, externalOrderId);
   if (order?.flow !== 'CIT' || order.status_name !== 'Declined') return undefined;
   if (attemptCount <= (order.attempt_count ?? 1)) return undefined;
   return {

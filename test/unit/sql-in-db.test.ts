@@ -17,11 +17,7 @@ const KNEX_CALLS = [
  * the test then guards it too (and fails while a listed file no longer needs its entry).
  */
 const TOLERATED: Record<string, string> = {
-  // The order use cases below were being changed on another branch (network retry limits) when
-  // the rest of src/ moved its SQL into src/db; their queries move next.
-  'src/orders/commands.ts': "findOrderByReference's session-key lookup (order-lookups.ts has it)",
-  'src/orders/further-evaluate.ts': 'its card_vault read',
-  'src/orders/new-attempt.ts': 'its orders read',
+  // Empty: the order use cases' last queries moved into src/db/repositories.
 };
 
 const root = path.resolve(__dirname, '../..');

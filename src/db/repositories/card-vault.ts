@@ -76,6 +76,21 @@ export async function vaultCard(
 }
 
 /** A vaulted card of this merchant (clear fields only), or undefined. */
+/** Whether `pan` is the card vaulted under `token` for this merchant (by fingerprint; never decrypted). */
+export async function isVaultedCard(
+  db: Db,
+  merchantId: string,
+  token: string,
+  pan: string,
+  keys: VaultKey[],
+): Promise<boolean> {
+  const match = await db('card_vault')
+    .where({ merchant_id: merchantId, token })
+    .whereIn('fingerprint', cardFingerprints(pan, merchantId, keys))
+    .first('token');
+  return Boolean(match);
+}
+
 export async function findVaultedCard(db: Db, merchantId: string, token: string): Promise<VaultedCard | undefined> {
   const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
   return row ? view(row) : undefined;

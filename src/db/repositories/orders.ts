@@ -95,6 +95,15 @@ export async function findMerchantOrder(db: Db, merchantId: string, orderId: str
   return db('orders').where({ id: orderId, merchant_id: merchantId }).first();
 }
 
+/** The merchant's order with this orderSessionKey (FlexCharge clients send it where an orderId goes). */
+export async function findMerchantOrderBySessionKey(
+  db: Db,
+  merchantId: string,
+  orderSessionKey: string,
+): Promise<OrderRow | undefined> {
+  return db('orders').where({ merchant_id: merchantId, order_session_key: orderSessionKey }).first();
+}
+
 export async function findMerchantOrderByExternalId(
   db: Db,
   merchantId: string,

@@ -28,6 +28,8 @@ describe('order workflow against its reference model', () => {
     async () => {
       const details = await fc.check(orderModelProperty(system), {
         numRuns: runs,
+        // A sequence that hangs (a call never answered) is a divergence too, reported with its counterexample.
+        timeout: 60_000,
         ...(seed !== undefined ? { seed } : {}),
         ...(path ? { path } : {}),
       });

@@ -4,12 +4,14 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createOrderActivities } from '../../../src/activities/orders';
 import { createRefundActivities } from '../../../src/activities/refunds';
+import { createRetryBudgetActivities } from '../../../src/activities/retry-budget';
 import { loadConfig } from '../../../src/config';
 import { findMerchantOrder } from '../../../src/db/repositories/orders';
 import { ApiError } from '../../../src/domain/errors';
 import type { EvaluateInput } from '../../../src/domain/orders/contracts';
 import type { EvaluateRequest } from '../../../src/domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../../src/domain/orders/workflow-ids';
+import { workflowSpanSinks } from '../../../src/observability/temporal-tracing';
 import { cancelOrder, captureOrder, refundOrder } from '../../../src/orders/commands';
 import type { OrderDeps } from '../../../src/orders/deps';
 import { closedOrderEvaluate } from '../../../src/orders/further-evaluate';
@@ -53,8 +55,11 @@ export class OrderSystem {
       activities: {
         ...createOrderActivities({ db: database.db }),
         ...createRefundActivities({ db: database.db }),
+        // The card's retry budget, from the ledger (the scripted processor writes none: always allowed).
+        ...createRetryBudgetActivities({ db: database.db, networkRegion: config.networkRegion }),
         ...processor.activities(),
       },
+      sinks: workflowSpanSinks(), // the bundle's tracing interceptors export through it (a no-op here)
     });
     const running = worker.run();
     // A plain client: waiting on a refund's result must not unlock the test server's time skipping.

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { freePort } from '../../scripts/cluster/free-ports';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
-import { killWorker, startWorkerProcess } from '../helpers/worker-process';
+import { killWorker, startApiProcess, startWorkerProcess, stopApiProcess } from '../helpers/worker-process';
 
 /**
  * "Metrics that count" (issue "Show what was rescued", part 4): the API and the worker as
@@ -16,7 +15,6 @@ import { killWorker, startWorkerProcess } from '../helpers/worker-process';
  * serves its own series (recovered amounts, the webhook backlog) and the Temporal SDK's.
  */
 
-const ROOT = path.resolve(__dirname, '../..');
 const nextYear = new Date().getUTCFullYear() + 1;
 /** Evaluates of each outcome. */
 const N = 2;
@@ -68,33 +66,12 @@ describe('metrics of the API and worker processes, each on its own METRICS_PORT'
     const apiPort = await freePort();
     apiMetricsPort = await freePort();
     apiUrl = `http://127.0.0.1:${apiPort}`;
-    api = spawn(process.execPath, ['--import', 'tsx', 'src/api/server.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: stack.databaseUrl,
-        TEMPORAL_ADDRESS: stack.temporalAddress,
-        TEMPORAL_TASK_QUEUE: stack.taskQueue,
-        HOST: '127.0.0.1',
-        PORT: String(apiPort),
-        METRICS_PORT: String(apiMetricsPort),
-        RATE_LIMIT_BURST: '100000',
-        RATE_LIMIT_PER_SECOND: '100000',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    api.stdout?.on('data', (d) => output.push(String(d)));
-    api.stderr?.on('data', (d) => output.push(String(d)));
-    await eventually(
-      () =>
-        fetch(`${apiUrl}/v1/health/live`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      (status) => status === 200,
-      { describe: () => `the API process to listen; its output:\n${output.join('')}`, timeoutMs: 60_000 },
-    );
+    ({ process: api } = await startApiProcess(stack, output, apiPort, {
+      METRICS_PORT: String(apiMetricsPort),
+      RATE_LIMIT_BURST: '100000',
+      RATE_LIMIT_PER_SECOND: '100000',
+      LOG_LEVEL: 'warn',
+    }));
     const merchant = await seedMerchant(stack.db);
     token = await accessToken(apiUrl, await seedKey(stack.db, merchant));
     const settings = await callApi(apiUrl, token, 'PUT', `/v1/merchants/${merchant.mid}/settings`, {
@@ -104,11 +81,7 @@ describe('metrics of the API and worker processes, each on its own METRICS_PORT'
   }, 120_000);
 
   afterAll(async () => {
-    if (api && api.exitCode === null) {
-      const exited = new Promise((r) => api?.once('exit', r));
-      api.kill('SIGTERM');
-      await exited;
-    }
+    await stopApiProcess(api);
     if (worker && worker.exitCode === null) await killWorker(worker);
     await stack?.stop();
   });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { type ReceivedSpan, startOtlpReceiver } from '../helpers/otlp-receiver';
 import { shared } from '../helpers/shared-env';
 import { startTestStack, type TestStack } from '../helpers/stack';
-import { killWorker, startWorkerProcess } from '../helpers/worker-process';
+import { killWorker, startApiProcess, startWorkerProcess, stopApiProcess } from '../helpers/worker-process';
 
 /**
  * "Traces" (issue "Show what was rescued", part 5): the API and the worker as production runs
@@ -19,7 +19,6 @@ import { killWorker, startWorkerProcess } from '../helpers/worker-process';
  * log line names that trace.
  */
 
-const ROOT = path.resolve(__dirname, '../..');
 const API = 'payment-rescue-api';
 const WORKER = 'payment-rescue-worker';
 
@@ -41,39 +40,11 @@ describe('one evaluate is one trace across the API and worker processes', () => 
     worker = await startWorkerProcess(stack, workerOutput, undefined, tracing);
     const apiPort = await freePort();
     apiUrl = `http://127.0.0.1:${apiPort}`;
-    api = spawn(process.execPath, ['--import', 'tsx', 'src/api/server.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...tracing,
-        DATABASE_URL: stack.databaseUrl,
-        TEMPORAL_ADDRESS: stack.temporalAddress,
-        TEMPORAL_TASK_QUEUE: stack.taskQueue,
-        HOST: '127.0.0.1',
-        PORT: String(apiPort),
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    api.stdout?.on('data', (d) => apiOutput.push(String(d)));
-    api.stderr?.on('data', (d) => apiOutput.push(String(d)));
-    await eventually(
-      () =>
-        fetch(`${apiUrl}/v1/health/live`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      (status) => status === 200,
-      { describe: () => `the API process to listen; its output:\n${apiOutput.join('')}`, timeoutMs: 60_000 },
-    );
+    ({ process: api } = await startApiProcess(stack, apiOutput, apiPort, { ...tracing, LOG_LEVEL: 'info' }));
   }, 120_000);
 
   afterAll(async () => {
-    if (api && api.exitCode === null) {
-      const exited = new Promise((r) => api?.once('exit', r));
-      api.kill('SIGTERM');
-      await exited;
-    }
+    await stopApiProcess(api);
     if (worker && worker.exitCode === null) await killWorker(worker);
     await stack?.stop();
     await receiver?.stop();

@@ -215,7 +215,8 @@ describe('npm run trigger and npm run listen: the local webhook loop', () => {
     ['application.converted', 'partner', undefined],
   ])('trigger %s makes it happen for real and exits 0 once it is recorded', async (event, feed, status) => {
     const run = trigger(event);
-    expect(await exitCode(run)).toBe(0);
+    // Its output in the failure, so a refused call or a late event says which.
+    expect({ exit: await exitCode(run), stdout: run.stdout(), stderr: run.stderr() }).toMatchObject({ exit: 0 });
     const eventId = new RegExp(`${event.replace(/\./g, '\\.')} recorded: event ([0-9a-f-]{36})`).exec(
       run.stdout(),
     )?.[1];

@@ -44,7 +44,7 @@ import { widgetBundle } from './widget-bundle';
 export interface AppDeps {
   config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
-      Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority'>>;
+      Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority' | 'workerDeployment'>>;
   } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs' | 'networkRegion'>>;
   db: Db;
   temporal: Connection;
@@ -97,6 +97,7 @@ export function createApp(deps: AppDeps): RescueApp {
       taskQueue: config.temporal.taskQueue,
       pollerMaxAgeMs: config.readyPollerMaxAgeMs,
       heartbeatMaxAgeMs: config.readyWorkerHeartbeatMaxAgeMs,
+      buildId: config.temporal.workerDeployment?.buildId,
     }),
     oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, perClient: limits.tokenPerClient }),
     adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),

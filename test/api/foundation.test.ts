@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { freePort } from '../../scripts/cluster/free-ports';
 import { createApp } from '../../src/api/app';
@@ -34,6 +36,10 @@ describe('foundation: the real API with a real worker, Temporal dev server and P
       environment: 'sandbox',
       checks: { database: { status: 'ok' }, temporal: { status: 'ok' } },
     });
+    // The running release, as package.json names it; no build id for an unversioned process.
+    const packageJson = JSON.parse(await readFile(path.join(__dirname, '../../package.json'), 'utf8'));
+    expect(body.version).toBe(packageJson.version);
+    expect(body.buildId).toBeNull();
   });
 
   it('gives every response a request id, keeping a well-formed one from the caller', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import type { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../src/api/app';
@@ -62,6 +64,11 @@ describe('the OpenAPI document', () => {
     const result = await validate(structuredClone(document) as never);
     expect(result).toMatchObject({ valid: true, warnings: [] });
     expect(document.openapi).toMatch(/^3\.1\./);
+  });
+
+  it("is versioned as the running release: package.json's version", () => {
+    const { version } = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
+    expect((document.info as { version: string }).version).toBe(version);
   });
 
   it('lists the six-digit error ids each operation can answer, from the catalogue', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../../domain/scopes';
+import { SERVICE_VERSION } from '../../release';
 import { envelopeExample } from './examples/events';
 import { RESPONSE_HEADERS } from './headers';
 import { type Json, operationObject } from './operation-object';
@@ -80,7 +81,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
     openapi: '3.1.1',
     info: {
       title: 'Payment Rescue Service',
-      version: options.version ?? '1',
+      version: options.version ?? SERVICE_VERSION,
       description:
         'Rescues declined card payments. Errors: one JSON shape (`Error`) with a six-digit `id` (docs/errors.md); ' +
         'each operation lists the identifiers it can answer. Webhooks: signed envelopes, one per event (`webhooks`).',

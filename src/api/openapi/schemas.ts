@@ -174,6 +174,11 @@ export const health = z
   .looseObject({
     status: z.enum(['ok', 'unavailable']),
     environment: z.enum(['sandbox', 'production']),
+    version: z.string().describe('The running release (CHANGELOG.md, the git tag `v<version>`).'),
+    buildId: z
+      .string()
+      .nullable()
+      .describe("This process's build (WORKER_BUILD_ID) when it runs as a versioned build, else null."),
     checks: z.looseObject({ database: check, temporal: check }),
     time: instant,
   })

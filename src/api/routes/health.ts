@@ -5,6 +5,7 @@ import type { Middleware } from 'koa';
 import type { Environment } from '../../config';
 import { type Db, isDatabaseReachable, withDeadline } from '../../db/knex';
 import { hasFreshWorker } from '../../observability/worker-heartbeat';
+import { SERVICE_VERSION } from '../../release';
 
 type CheckStatus = 'ok' | 'down';
 interface Check {
@@ -51,7 +52,7 @@ async function isTemporalReachable(connection: Connection, timeoutMs = PROBE_DEA
 
 /**
  * GET /v1/health (no authentication): 200 when the database and Temporal both answer, else 503.
- * Body: { status: "ok" | "unavailable", environment, checks: { database, temporal }, time }.
+ * Body: { status: "ok" | "unavailable", environment, version, buildId, checks: { database, temporal }, time }.
  * Both probes run at once, each with a 2 s deadline that covers waiting for a pool slot and a
  * connection, so the answer comes within about 2 s whatever the dependencies do (frozen included).
  * Beside it: /v1/health/live (liveness), /v1/health/ready (an API pod's readiness: its database)
@@ -70,6 +71,8 @@ export function healthRoutes(deps: {
   pollerMaxAgeMs?: number;
   /** A worker process counts when its heartbeat row is younger than this (docs/deployment.md#probes). */
   heartbeatMaxAgeMs?: number;
+  /** This process's build id when it runs as a versioned build (WORKER_BUILD_ID). */
+  buildId?: string;
 }): Router {
   const router = new Router();
   const limit: Middleware = deps.rateLimit ?? ((_ctx, next) => next());
@@ -136,6 +139,8 @@ export function healthRoutes(deps: {
     ctx.body = {
       status: ok ? 'ok' : 'unavailable',
       environment: deps.environment,
+      version: SERVICE_VERSION,
+      buildId: deps.buildId ?? null,
       checks: { database, temporal },
       time: new Date().toISOString(),
     };

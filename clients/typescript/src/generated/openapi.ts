@@ -5,7 +5,7 @@
  */
 
 /**
- * OpenAPI 3.1.1: Payment Rescue Service (version 1).
+ * OpenAPI 3.1.1: Payment Rescue Service (version 0.1.0).
  */
 export interface PaymentRescueApi {
   operations: {
@@ -1325,6 +1325,14 @@ export interface OrderPage {
 export interface Health {
   status: 'ok' | 'unavailable';
   environment: 'sandbox' | 'production';
+  /**
+   * The running release (CHANGELOG.md, the git tag `v<version>`).
+   */
+  version: string;
+  /**
+   * This process's build (WORKER_BUILD_ID) when it runs as a versioned build, else null.
+   */
+  buildId: string | null;
   checks: {
     database: {
       status: 'ok' | 'down';

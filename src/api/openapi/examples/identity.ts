@@ -6,6 +6,8 @@ const now = '2025-03-14T09:30:00.000Z';
 export const health = {
   status: 'ok',
   environment: 'sandbox',
+  version: '1.0.0',
+  buildId: '1.0.0',
   checks: { database: { status: 'ok', latencyMs: 2 }, temporal: { status: 'ok', latencyMs: 4 } },
   time: now,
 };

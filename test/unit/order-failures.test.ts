@@ -59,16 +59,16 @@ describe('order failures as API errors', () => {
         reason: 'order_request_mismatch',
         orderId: 'o-1',
         status: 'Declined',
-        differs: ['amount', 'card'],
+        differs: ['transaction.amount', 'paymentMethod'],
       }),
     );
     expect(error.status).toBe(409);
     expect(errorBody(error, 'req-2')).toMatchObject({
       error: {
         id: '409010',
-        field: 'amount',
+        field: 'transaction.amount',
         orderId: 'o-1',
-        differs: ['amount', 'card'],
+        differs: ['transaction.amount', 'paymentMethod'],
         orderStatusName: 'Declined',
       },
     });

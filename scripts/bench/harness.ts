@@ -15,6 +15,7 @@ import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
 import { createDb, type Db } from '../../src/db/knex';
 import { migrateToLatest } from '../../src/db/migrate';
 import { createApiKey } from '../../src/db/repositories/api-keys';
+import { returnedRow } from '../../src/db/returned-row';
 import { SCOPES } from '../../src/domain/scopes';
 import { generateSecret, hashSecret } from '../../src/domain/secrets';
 import { createLogger } from '../../src/logger';
@@ -290,8 +291,11 @@ export async function seedMerchant(
   db: Db,
   apiUrl: string,
 ): Promise<{ mid: string; bearer: string; tokenizationKey: string; newBearer: () => Promise<string> }> {
-  const [partner] = await db('partners').insert({ name: 'Bench Partner' }).returning('id');
-  const [merchant] = await db('merchants').insert({ partner_id: partner.id, name: 'Bench Merchant' }).returning('id');
+  const partner = returnedRow(await db('partners').insert({ name: 'Bench Partner' }).returning('id'), 'partners');
+  const merchant = returnedRow(
+    await db('merchants').insert({ partner_id: partner.id, name: 'Bench Merchant' }).returning('id'),
+    'merchants',
+  );
   const tokenizationKey = generateSecret('tk_sandbox');
   await db('tokenization_keys').insert({ merchant_id: merchant.id, key_hash: hashSecret(tokenizationKey) });
   const { row, secret } = await createApiKey(db, {

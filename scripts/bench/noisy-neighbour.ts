@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     bEndpoints.push(String(res.body.id));
   }
   const owner = await apiDb('webhook_endpoints').where({ id: bEndpoints[0] }).first('merchant_id', 'partner_id');
+  if (!owner) throw new Error('the noisy merchant has no webhook endpoint');
 
   say('warm-up: 20 evaluates');
   await phase('warm-up', 20);

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   const { apiUrl, apiDb } = await startLocalStack();
   const { bearer } = await seedMerchant(apiDb, apiUrl);
   const merchant = await apiDb('api_keys').whereNotNull('merchant_id').first('merchant_id', 'partner_id');
+  if (!merchant) throw new Error('no merchant API key to send events for');
 
   const remote = await startReceiversProcess(ENDPOINTS);
   registerStop('receivers', () => remote.stop());

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { type IdempotencyDeps, type OnceResult, runOnce } from '../idempotency/run-once';
+import { type Answer, type IdempotencyDeps, type OnceResult, runOnce } from '../idempotency/run-once';
 import { businessMetrics } from '../observability/metrics';
-import type { Answer } from '../orders/answer';
+import { asApiError } from './order-failures';
 import { leaseOf } from './process-lease';
 
 export type { Answer };
@@ -22,6 +22,9 @@ function send(ctx: Context, { status, text, replayed }: OnceResult): void {
 /**
  * The Koa side of idempotency (the rules are in src/idempotency/run-once.ts): runs `run` once per
  * (merchant, idempotencyKey) under this process's lease and sends the fresh or stored answer.
+ * `run` is the route's: the use case and the shaping of its result. An order use case's typed
+ * failure becomes the API's error (src/api/order-failures.ts) before the runner judges whether
+ * it is the operation's final word, to be stored.
  * Requests that failed validation never get here, so their answers are never stored. Returns
  * what was sent, with the structured answer when the operation ran for this request (the
  * metrics count those: src/api/evaluate-metrics.ts), none on a replay.
@@ -33,7 +36,11 @@ export async function idempotent(
   run: () => Promise<Answer>,
 ): Promise<OnceResult> {
   const call = { ...scope, requestId: ctx.state.requestId };
-  const result = await runOnce(deps, leaseOf(ctx.app), call, run);
+  const answered = () =>
+    run().catch((err: unknown) => {
+      throw asApiError(err);
+    });
+  const result = await runOnce(deps, leaseOf(ctx.app), call, answered);
   if (result.replayed) businessMetrics.idempotency('replayed');
   send(ctx, result);
   return result;

@@ -5,6 +5,7 @@ import { generateSecret } from '../domain/secrets';
 import type { Db } from './knex';
 import { createApiKey } from './repositories/api-keys';
 import { createTokenizationKey } from './repositories/tokenization-keys';
+import { returnedRow } from './returned-row';
 
 export interface SandboxCredentials {
   pid: string;
@@ -47,17 +48,21 @@ export async function ensureSandboxCredentials(
     }
   }
   const credentials = await db.transaction(async (trx) => {
-    const [partner] = await trx('partners').insert({ name: 'Sandbox Partner' }).returning('id');
-    const [merchant] = await trx('merchants')
-      .insert({ partner_id: partner.id, name: 'Sandbox Merchant' })
-      .returning('id');
-    const [site] = await trx('sites')
-      .insert({
-        merchant_id: merchant.id,
-        name: 'Sandbox Site',
-        allowed_origins: ['https://localhost', 'http://localhost:3000'],
-      })
-      .returning('id');
+    const partner = returnedRow(await trx('partners').insert({ name: 'Sandbox Partner' }).returning('id'), 'partners');
+    const merchant = returnedRow(
+      await trx('merchants').insert({ partner_id: partner.id, name: 'Sandbox Merchant' }).returning('id'),
+      'merchants',
+    );
+    const site = returnedRow(
+      await trx('sites')
+        .insert({
+          merchant_id: merchant.id,
+          name: 'Sandbox Site',
+          allowed_origins: ['https://localhost', 'http://localhost:3000'],
+        })
+        .returning('id'),
+      'sites',
+    );
     const { row: key, secret: clientSecret } = await createApiKey(trx, {
       ownerType: 'merchant',
       partnerId: partner.id,

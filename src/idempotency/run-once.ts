@@ -6,7 +6,12 @@ import type { Clock } from '../domain/clock';
 import { databaseUnavailable } from '../domain/database-unavailable';
 import { ApiError, errorBody } from '../domain/errors';
 import type { Logger } from '../logger';
-import type { Answer } from '../orders/answer';
+
+/** What a keyed operation answers: a status and a JSON body (undefined: an empty body). */
+export interface Answer {
+  status: number;
+  body?: unknown;
+}
 
 export interface IdempotencyDeps {
   db: Db;

@@ -29,8 +29,8 @@ const epochMs = (t: { seconds?: unknown; nanos?: number | null } | null | undefi
   Number(t?.seconds ?? 0) * 1_000 + Math.floor((t?.nanos ?? 0) / 1e6);
 
 /**
- * After a call's deadline: whether its Update may still run, which decides between 500 500010
- * (may) and 503 503010 (never will; order-client.ts). It may when it was accepted (its handler
+ * After a call's deadline: whether its Update may still run, which decides between
+ * order_outcome_pending (may) and order_temporarily_unavailable (never will; order-client.ts). It may when it was accepted (its handler
  * runs to the end, the charge or capture included), or when a workflow task that began before
  * answerBy is still under way (its validator may yet accept it: validators read the task's start
  * time). Otherwise every later task turns it away (CallerDeadline). The task is read before the

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { defineSearchAttributeKey } from '@temporalio/common';
-import { ApiError } from '../domain/errors';
+import { OrderFailure } from '../domain/orders/order-failure';
 import { chargeReconciliationWorkflowId } from '../domain/orders/workflow-ids';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
 import { chargeReconciliationWorkflow } from '../workflows';
@@ -45,8 +45,7 @@ export class ClosedOrderRuns {
       return settled;
     } catch (err) {
       // Not settled in time: nothing was decided for this evaluate; its retry finds the reconciliation.
-      if (isDeadlineExceeded(err))
-        throw new ApiError('order_temporarily_unavailable', { headers: { 'Retry-After': '1' } });
+      if (isDeadlineExceeded(err)) throw new OrderFailure({ reason: 'order_temporarily_unavailable' });
       throw err;
     }
   }

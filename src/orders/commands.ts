@@ -6,36 +6,33 @@ import {
   orderViewOf,
 } from '../db/repositories/orders';
 import { refundReserved } from '../db/repositories/refunds';
-import { ApiError, ERROR_CATALOGUE } from '../domain/errors';
 import { derivedUuid } from '../domain/ids';
-import type { CommandRefusal } from '../domain/orders/contracts';
-import { ORDER_STATUS, type OrderStatusName } from '../domain/orders/status';
+import { OrderFailure, refused } from '../domain/orders/order-failure';
+import type { OrderStatusName } from '../domain/orders/status';
 import { cancelUpdate, captureUpdate } from '../workflows';
-import type { Answer } from './answer';
 import type { OrderDeps } from './deps';
 import { CLOSED } from './order-client';
 
-/** The order commands as use cases: capture, cancel (and external-cancel), refund. */
-
 /**
- * The envelope of every command answer (evaluate, capture, refund), as the FlexCharge clients
- * judge it: `status` is the outcome word, `success` says the request was processed (a DECLINED
- * evaluate is processed: HTTP 200, `success: true`, `status: "DECLINED"`). The order's numeric
- * status and its name move to `orderStatus` / `orderStatusName`; no `statusName` may shadow
- * the outcome word (docs/compatibility.md).
+ * The order commands as use cases: capture, cancel (and external-cancel), refund. Each returns
+ * what happened, or throws an OrderFailure; src/api shapes the answer.
  */
-export function commandAnswer(outcome: string, order: OrderStatusName, fields: Record<string, unknown>) {
-  return {
-    ...fields,
-    success: true,
-    result: 'Success',
-    status: outcome,
-    statusCode: null,
-    errors: [] as unknown[],
-    customProperties: {},
-    orderStatus: ORDER_STATUS[order],
-    orderStatusName: order,
-  };
+
+/** A capture done: the order as it now stands (its lookup view) and its status. */
+export interface Captured {
+  order: Awaited<ReturnType<typeof orderViewOf>>;
+  status: OrderStatusName;
+}
+
+/** A refund done (or the same refund asked again). */
+export interface Refunded {
+  orderId: string;
+  orderSessionKey: string;
+  transactionId: string;
+  amount: number;
+  refundedAmount: number;
+  currency: string;
+  status: OrderStatusName;
 }
 
 /**
@@ -48,63 +45,43 @@ export async function findOrderByReference(db: Db, merchantId: string, ref: stri
   return findMerchantOrderBySessionKey(db, merchantId, ref);
 }
 
-const REFUSALS: Record<CommandRefusal['reason'], ConstructorParameters<typeof ApiError>[0]> = {
-  not_capturable: 'order_not_capturable',
-  not_cancellable: 'order_not_cancellable',
-  not_refundable: 'order_not_refundable',
-  refund_exceeds_captured: 'refund_exceeds_captured',
-  capture_exceeds_authorized: 'capture_exceeds_authorized',
-  not_in_challenge: 'order_not_in_challenge',
-};
-
-/** A command the order's state refuses: its 409, with the order's current status. */
-export function refusal(reason: CommandRefusal['reason'], status: OrderStatusName): ApiError {
-  const error = REFUSALS[reason];
-  return new ApiError(error, {
-    extra: { orderStatus: ORDER_STATUS[status], orderStatusName: status },
-    // FlexCharge clients read a refusal's text from a top-level responseMessage.
-    topLevel: { responseMessage: ERROR_CATALOGUE[error].message },
-  });
-}
-
 export async function captureOrder(
   deps: OrderDeps,
   order: OrderRow,
   amount: number | null,
   idempotencyKey: string,
-): Promise<Answer> {
+): Promise<Captured> {
   const result = await deps.workflows.command(order.workflow_id, captureUpdate, { amount }, idempotencyKey);
   if (result === CLOSED) {
     // Closed since `order` was read (by another capture, a cancel, the window): refuse with its status now.
     const settled = await findMerchantOrder(deps.db, order.merchant_id, order.id);
-    throw refusal('not_capturable', settled?.status_name ?? order.status_name);
+    throw refused('not_capturable', settled?.status_name ?? order.status_name);
   }
-  if (result.kind === 'refused') throw refusal(result.reason, result.status);
+  if (result.kind === 'refused') throw refused(result.reason, result.status);
   const updated = await findMerchantOrder(deps.db, order.merchant_id, order.id);
-  if (!updated) throw new ApiError('internal_error');
-  const { status: _n, statusName: _s, ...view } = await orderViewOf(deps.db, updated);
-  return { status: 200, body: commandAnswer('APPROVED', updated.status_name, view) };
+  if (!updated) throw new OrderFailure({ reason: 'internal_error' });
+  return { order: await orderViewOf(deps.db, updated), status: updated.status_name };
 }
 
 /**
  * Cancel and external-cancel: one operation on one order (a repeat is a no-op). `find` reads the
- * order again when its workflow has closed: cancelled answers 200, anything else is refused.
+ * order again when its workflow has closed: cancelled is done, anything else is refused.
  */
 export async function cancelOrder(
   deps: OrderDeps,
   workflowId: string,
   find: () => Promise<OrderRow | undefined>,
   via: 'cancel' | 'external-cancel',
-): Promise<Answer> {
+): Promise<{ kind: 'cancelled' }> {
   const result = await deps.workflows.command(workflowId, cancelUpdate, { via });
   if (result === CLOSED) {
     const settled = await find();
-    if (!settled) throw new ApiError('order_not_found');
-    if (settled.status_name !== 'Cancelled') throw refusal('not_cancellable', settled.status_name);
+    if (!settled) throw new OrderFailure({ reason: 'order_not_found' });
+    if (settled.status_name !== 'Cancelled') throw refused('not_cancellable', settled.status_name);
   } else if (result.kind === 'refused') {
-    throw refusal(result.reason, result.status);
+    throw refused(result.reason, result.status);
   }
-  return { status: 200 }; // empty body, as the interface states
+  return { kind: 'cancelled' };
 }
 
 /**
@@ -116,7 +93,7 @@ export async function refundOrder(
   deps: OrderDeps,
   order: OrderRow,
   refund: { amount: number | null; partial: boolean; idempotencyKey: string | null },
-): Promise<Answer> {
+): Promise<Refunded> {
   const refundId = derivedUuid('refund', order.id, refund.partial ? `partial:${refund.idempotencyKey}` : 'full');
   const result = await deps.workflows
     .refund({
@@ -129,21 +106,20 @@ export async function refundOrder(
     })
     .catch(async (err: unknown) => {
       // Not answered in time: "nothing was decided" only if the ledger never reserved it.
-      if (err instanceof ApiError && err.errorName === 'order_temporarily_unavailable') {
-        if (await refundReserved(deps.db, order.id, refundId)) throw new ApiError('order_outcome_pending');
+      if (err instanceof OrderFailure && err.reason === 'order_temporarily_unavailable') {
+        if (await refundReserved(deps.db, order.id, refundId))
+          throw new OrderFailure({ reason: 'order_outcome_pending' });
       }
       throw err;
     });
-  if (result.kind === 'refused') throw refusal(result.reason, result.status);
+  if (result.kind === 'refused') throw refused(result.reason, result.status);
   return {
-    status: 200,
-    body: commandAnswer('APPROVED', result.status, {
-      orderId: order.id,
-      orderSessionKey: order.order_session_key,
-      transactionId: result.transactionId,
-      amount: result.amount,
-      refundedAmount: result.refundedAmount,
-      currency: order.currency,
-    }),
+    orderId: order.id,
+    orderSessionKey: order.order_session_key,
+    transactionId: result.transactionId,
+    amount: result.amount,
+    refundedAmount: result.refundedAmount,
+    currency: order.currency,
+    status: result.status,
   };
 }

@@ -4,16 +4,15 @@ import { getMerchantSettings } from '../db/repositories/merchants';
 import { findMerchantOrderByExternalId } from '../db/repositories/orders';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
-import { ApiError } from '../domain/errors';
 import type { EvaluateInput } from '../domain/orders/contracts';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
+import { OrderFailure } from '../domain/orders/order-failure';
 import { orderWorkflowId } from '../domain/orders/workflow-ids';
 import { scoreTransaction } from '../domain/scoring';
 import { cardFingerprints } from '../domain/vault-cipher';
-import type { Answer } from './answer';
-import { commandAnswer } from './commands';
 import type { Acting, OrderDeps } from './deps';
 import { deviceSignals } from './device-signals';
+import type { EvaluateDecision } from './evaluate-decision';
 import { closedOrderEvaluate, refuseDifferentPayment } from './further-evaluate';
 import { newAttemptOn } from './new-attempt';
 import { CLOSED } from './order-client';
@@ -24,12 +23,11 @@ const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
 export interface PreparedEvaluate {
   /** The request as hashed for idempotency: a raw card number enters only as its fingerprint. */
   hashed: unknown;
-  /** Vaults the card, sends the evaluate to the order's workflow and shapes the answer. */
-  run(): Promise<Answer>;
+  /** Vaults the card and sends the evaluate to the order's workflow: its decision. */
+  run(): Promise<EvaluateDecision>;
 }
 
-const invalid = (field: string, problem: string) =>
-  new ApiError('validation_failed', { field, message: `${field}: ${problem}` });
+const invalid = (field: string, problem: string) => new OrderFailure({ reason: 'validation_failed', field, problem });
 
 /**
  * POST /v1/evaluate as a use case: the checks that need the database or the clock (windows,
@@ -47,9 +45,10 @@ export async function prepareEvaluate(
   const externalOrderId = body.externalOrderId;
   // FlexCharge's evaluate names the merchant and site: they must be the credential's own.
   if (body.mid && body.mid.toLowerCase() !== merchantId.toLowerCase())
-    throw new ApiError('merchant_forbidden', {
+    throw new OrderFailure({
+      reason: 'merchant_forbidden',
       field: 'mid',
-      message: 'mid: is not the merchant of this access token',
+      problem: 'is not the merchant of this access token',
     });
   const pm = body.paymentMethod;
   // Independent reads, at once: one Postgres round trip of latency instead of four.
@@ -61,7 +60,11 @@ export async function prepareEvaluate(
     deviceSignals(db, { merchantId, senseKey: body.senseKey ?? null, externalOrderId }, now),
   ]);
   if (body.siteId && !site)
-    throw new ApiError('merchant_forbidden', { field: 'siteId', message: 'siteId: is not a site of this merchant' });
+    throw new OrderFailure({
+      reason: 'merchant_forbidden',
+      field: 'siteId',
+      problem: 'is not a site of this merchant',
+    });
   const declinedAt = body.transaction.declinedAtUtc ? new Date(body.transaction.declinedAtUtc) : now;
   if (declinedAt.getTime() > now.getTime() + 5 * 60_000)
     throw invalid('transaction.declinedAtUtc', 'must not be in the future');
@@ -73,7 +76,7 @@ export async function prepareEvaluate(
       throw invalid('expiryDateUtc', 'must be at most 21 days after the original decline');
   }
   if (body.transactionType === 'AUTHORIZATION' && !settings.authorizeCapability)
-    throw new ApiError('authorize_capability_required');
+    throw new OrderFailure({ reason: 'authorize_capability_required' });
 
   const rawCard =
     'cardNumber' in pm
@@ -105,8 +108,8 @@ export async function prepareEvaluate(
     payer: body.payer ? minimisedPayer(body.payer) : undefined,
   };
 
-  async function run(): Promise<Answer> {
-    // Under the idempotency key (a reused key with another payload is 409002 first), before the workflow.
+  async function run(): Promise<EvaluateDecision> {
+    // Under the idempotency key (a reused key with another payload is refused first), before the workflow.
     const sentCard = rawCard?.pan ?? tokenCard?.token;
     if (existing) await refuseDifferentPayment(deps, merchantId, existing, body, sentCard);
     const card = rawCard ? (await vaultCard(db, { merchantId, ...rawCard }, deps.vaultKeys)).card : tokenCard;
@@ -153,19 +156,17 @@ export async function prepareEvaluate(
         : await evaluateAfterUnevaluatedRun(deps, owner, externalOrderId, input);
     }
     if (result === CLOSED) return closedOrderEvaluate(deps, merchantId, body, sentCard);
-    if (result.kind === 'rescue_unavailable') throw new ApiError('rescue_unavailable');
+    if (result.kind === 'rescue_unavailable') throw new OrderFailure({ reason: 'rescue_unavailable' });
     // Accepted: its retries may now wait behind evaluates (not awaited: a scheduling hint).
     if (flow === 'ASYNC_MIT' && result.outcome === 'SUBMITTED')
       void deps.acceptedRescues.lowerPriority(orderWorkflowId(merchantId, externalOrderId), merchantId);
     return {
-      status: 200,
-      body: commandAnswer(result.outcome, result.status, {
-        orderId: result.orderId,
-        orderSessionKey: result.orderSessionKey,
-        senseKey: body.senseKey ?? null,
-        externalOrderId,
-        outcome: result.outcome,
-      }),
+      orderId: result.orderId,
+      orderSessionKey: result.orderSessionKey,
+      senseKey: body.senseKey ?? null,
+      externalOrderId,
+      outcome: result.outcome,
+      status: result.status,
     };
   }
   return { hashed, run };

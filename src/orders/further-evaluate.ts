@@ -1,12 +1,11 @@
 import { isVaultedCard } from '../db/repositories/card-vault';
 import { findMerchantOrderByExternalId, type OrderRow } from '../db/repositories/orders';
-import { ApiError } from '../domain/errors';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
+import { OrderFailure } from '../domain/orders/order-failure';
 import { paymentDifferences } from '../domain/orders/same-payment';
 import { outcomeForStatus } from '../domain/orders/status';
-import type { Answer } from './answer';
-import { commandAnswer } from './commands';
 import type { OrderDeps } from './deps';
+import type { EvaluateDecision } from './evaluate-decision';
 import { orderRequestMismatch } from './order-request-mismatch';
 
 /**
@@ -24,33 +23,31 @@ export async function closedOrderEvaluate(
   merchantId: string,
   body: EvaluateRequest,
   card: string | undefined,
-): Promise<Answer> {
+): Promise<EvaluateDecision> {
   const { externalOrderId } = body;
   const order = await findMerchantOrderByExternalId(deps.db, merchantId, externalOrderId);
-  if (!order) throw new ApiError('internal_error');
+  if (!order) throw new OrderFailure({ reason: 'internal_error' });
   await refuseDifferentPayment(deps, merchantId, order, body, card);
   // A charge that went unanswered may stand: never "fall back to the decline" (503002) over it.
   if (order.status_name === 'Problem')
-    throw new ApiError(order.charge_outcome_unknown ? 'order_outcome_pending' : 'rescue_unavailable');
+    throw new OrderFailure({ reason: order.charge_outcome_unknown ? 'order_outcome_pending' : 'rescue_unavailable' });
   // Sync MIT: a call after the window closed is DECLINED, even for an order that was rescued.
   const windowClosed = order.window_ends_at !== null && deps.clock.now().getTime() >= order.window_ends_at.getTime();
   const outcome = order.flow === 'SYNC_MIT' && windowClosed ? 'DECLINED' : outcomeForStatus(order.status_name);
   return {
-    status: 200,
-    body: commandAnswer(outcome, order.status_name, {
-      orderId: order.id,
-      orderSessionKey: order.order_session_key,
-      senseKey: order.sense_key,
-      externalOrderId,
-      outcome,
-    }),
+    orderId: order.id,
+    orderSessionKey: order.order_session_key,
+    senseKey: order.sense_key,
+    externalOrderId,
+    outcome,
+    status: order.status_name,
   };
 }
 
 /**
  * A further evaluate for an existing order must be the same payment (amount, currency, card)
  * unless it is a new attempt (`attemptCount` above the order's). Otherwise it would silently get
- * the old order's answer for a different charge: 409 `409010`, before any workflow is asked.
+ * the old order's answer for a different charge: order_request_mismatch, before any workflow is asked.
  * `card` is the raw card number (compared through the vault's fingerprint, never in clear) or
  * the vault token sent.
  */

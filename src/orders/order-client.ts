@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { type UpdateDefinition, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ApiError } from '../domain/errors';
 import type {
   CallerDeadline,
   EvaluateInput,
@@ -12,6 +11,7 @@ import type {
   RefundResult,
 } from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
+import { OrderFailure } from '../domain/orders/order-failure';
 import { orderWorkflowId, refundWorkflowId } from '../domain/orders/workflow-ids';
 import { orderPriority, refundPriority } from '../temporal/task-priority';
 import { evaluateUpdate, orderStartSearchAttributes, orderWorkflow, refundWorkflow } from '../workflows';
@@ -25,9 +25,9 @@ export const CLOSED = Symbol('closed');
 /** Evaluate's restart after a run that closed with no order made (src/orders/unevaluated-run.ts). */
 export const AFTER_UNEVALUATED_RUN = Symbol('after unevaluated run');
 
-const busy = () => new ApiError('order_busy');
-const temporarilyUnavailable = () => new ApiError('order_temporarily_unavailable', { headers: { 'Retry-After': '1' } });
-const outcomePending = () => new ApiError('order_outcome_pending');
+const busy = () => new OrderFailure({ reason: 'order_busy' });
+const temporarilyUnavailable = () => new OrderFailure({ reason: 'order_temporarily_unavailable' });
+const outcomePending = () => new OrderFailure({ reason: 'order_outcome_pending' });
 
 export interface OrderClientOptions {
   /** How long a call waits for the workflow (including busy retries) before answering. */
@@ -37,7 +37,7 @@ export interface OrderClientOptions {
 }
 
 /**
- * How long the API waits on a workflow before answering 503 (retry with the same key): rides out a
+ * How long the API waits on a workflow before order_temporarily_unavailable (retry with the same key): rides out a
  * worker restart, within a merchant's HTTP timeout. WORKFLOW_CALL_DEADLINE_MS (src/config/temporal.ts).
  */
 export const DEFAULT_DEADLINE_MS = 20_000;
@@ -48,8 +48,9 @@ const BUSY_BACKOFF_MS = [25, 50, 100, 200, 400, 800];
  * How the API reaches the order and refund workflows (and nothing else does): Update-With-Start
  * for evaluate, Updates for the commands, one refund workflow per refund. The API never decides
  * an outcome; it relays the workflow's. A busy order is retried with backoff until the deadline,
- * then answered 409 order_busy. A call not answered by then is 503 (not taken up, and never will
- * be) or 500 order_outcome_pending (it may still run): caller-deadline.ts. Either way the
+ * then fails order_busy. A call not answered by then is order_temporarily_unavailable (not taken
+ * up, and never will be) or order_outcome_pending (it may still run): caller-deadline.ts. These
+ * failures are OrderFailures (src/domain/orders/order-failure.ts); src/api answers them. Either way the
  * idempotency claim is released, and the same request retried gets the first call's outcome.
  */
 export class OrderClient {
@@ -117,9 +118,9 @@ export class OrderClient {
    * Sends a command (capture, cancel, challenge) to an order's workflow. With the merchant's
    * idempotencyKey, the key and the command's arguments name the Update: a same-key retry whose
    * first attempt is still running or already done (its answer lost with a broken connection or
-   * a 500 order_outcome_pending) attaches to that Update and gets its result, even after the
+   * an order_outcome_pending) attaches to that Update and gets its result, even after the
    * workflow closed, instead of running a second one. The same key with other arguments (its
-   * stored request released by that 500) is another Update, which the order then refuses or
+   * stored request released by that failure) is another Update, which the order then refuses or
    * runs: it is never answered with the first one's result.
    */
   async command<Ret, Arg extends CallerDeadline>(
@@ -197,10 +198,10 @@ export class OrderClient {
           throw temporarilyUnavailable();
         if (type === FAILURE.chargeOutcomeUnknown) throw outcomePending();
         if (type === FAILURE.externalOrderTaken) return CLOSED; // another run's order: answered from it
-        if (type === FAILURE.orderNotEvaluated) throw new ApiError('order_not_found');
+        if (type === FAILURE.orderNotEvaluated) throw new OrderFailure({ reason: 'order_not_found' });
         if (type === FAILURE.orderRequestMismatch) throw orderRequestMismatchOf(failureDetail(err));
         // callerGone: attached (same Update id) to an earlier one that outlived its caller; sent
-        // again, ours is taken up (or, if clocks disagree, turned away until the deadline: 503).
+        // again, ours is taken up (or, if clocks disagree, turned away until the deadline: temporarily unavailable).
         if (type !== FAILURE.orderBusy && type !== FAILURE.callerGone) throw err;
         const pause =
           (BUSY_BACKOFF_MS[Math.min(attempt, BUSY_BACKOFF_MS.length - 1)] as number) * (0.5 + Math.random());

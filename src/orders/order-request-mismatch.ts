@@ -1,20 +1,18 @@
-import { ApiError } from '../domain/errors';
+import { OrderFailure } from '../domain/orders/order-failure';
 import type { PaymentField } from '../domain/orders/same-payment';
-import { ORDER_STATUS, type OrderStatusName } from '../domain/orders/status';
+import type { OrderStatusName } from '../domain/orders/status';
 
 /**
- * 409 `409010`: a further evaluate that is another payment than the order's, whether the API saw
- * it in the read model (further-evaluate.ts) or the order's workflow turned it away (order-client.ts).
+ * A further evaluate that is another payment than the order's (`order_request_mismatch`), whether
+ * the use case saw it in the read model (further-evaluate.ts) or the order's workflow turned it
+ * away (order-client.ts).
  */
-export function orderRequestMismatch(orderId: string, status: OrderStatusName, differs: PaymentField[]): ApiError {
-  return new ApiError('order_request_mismatch', {
-    field: differs[0],
-    extra: { orderId, differs, orderStatus: ORDER_STATUS[status], orderStatusName: status },
-  });
+export function orderRequestMismatch(orderId: string, status: OrderStatusName, differs: PaymentField[]): OrderFailure {
+  return new OrderFailure({ reason: 'order_request_mismatch', orderId, status, differs });
 }
 
-/** The 409010 of the evaluate validator's refusal, from its failure detail (src/workflows/order/evaluate.ts). */
-export function orderRequestMismatchOf(detail: unknown): ApiError {
+/** The mismatch of the evaluate validator's refusal, from its failure detail (src/workflows/order/evaluate.ts). */
+export function orderRequestMismatchOf(detail: unknown): OrderFailure {
   const { orderId, status, differs } = detail as { orderId: string; status: OrderStatusName; differs: PaymentField[] };
   return orderRequestMismatch(orderId, status, differs);
 }

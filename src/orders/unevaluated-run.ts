@@ -7,14 +7,14 @@ import { AFTER_UNEVALUATED_RUN, CLOSED } from './order-client';
 
 /**
  * An evaluate that found the order's workflow closed with no order in the read model: that run
- * never decided an order (its first evaluate was turned away after the caller's 503 and nobody
+ * never decided an order (its first evaluate was turned away after its caller's deadline and nobody
  * retried within the hour it waits, or an operator ended it). The externalOrderId is then free and
  * this evaluate starts it afresh under a new orderId, rather than failing on the closed run for
  * ever, once the closed run's charges are reconciled from its charges ledger rows: a charge that
  * may have moved money (its answer not recorded, or an approval no order holds) is sent again
  * under its key and given back (src/workflows/charge-reconciliation.ts), since the new run's
  * charges have other keys. A charge the processor still will not settle keeps the id closed
- * (500 `500001`, docs/runbook.md).
+ * (the evaluate then fails `internal_error`, docs/runbook.md).
  * Nothing is locked around the workflow calls: two evaluates racing here reconcile once (one
  * reconciliation workflow per run) and start one run, or attach to it (Update-With-Start,
  * USE_EXISTING); one that starts another run after the first decided an order is refused by the

@@ -11,9 +11,8 @@ import {
 } from '../../src/db/repositories/idempotency';
 import { systemClock } from '../../src/domain/clock';
 import { ApiError, type ErrorName } from '../../src/domain/errors';
-import { runOnce } from '../../src/idempotency/run-once';
+import { type Answer, runOnce } from '../../src/idempotency/run-once';
 import { createLogger } from '../../src/logger';
-import type { Answer } from '../../src/orders/answer';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { requestFrom } from '../helpers/from-address';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { returnedRow } from '../../src/db/returned-row';
 import { sweep } from '../../src/housekeeping';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedKey, seedMerchant } from '../helpers/fixtures';
@@ -35,9 +36,10 @@ describe('housekeeping (real Postgres)', () => {
       token(new Date(now.getTime() - HOUR)),
     ]);
 
-    const [site] = await db('sites')
-      .insert({ merchant_id: merchant.mid, name: 's', allowed_origins: [] })
-      .returning('id');
+    const site = returnedRow(
+      await db('sites').insert({ merchant_id: merchant.mid, name: 's', allowed_origins: [] }).returning('id'),
+      'sites',
+    );
     const senseKey = randomUUID();
     await db('sense_sessions').insert({
       merchant_id: merchant.mid,

@@ -78,7 +78,7 @@ describe('onboarding through the API', () => {
       const { clientId, secret } = res.body.apiKey;
       expect(secret).toMatch(/^sk_sandbox_/);
       const stored = await stack.db('api_keys').where({ id: clientId }).first();
-      expect(stored.secret_hash).toBe(hashSecret(secret));
+      expect(stored?.secret_hash).toBe(hashSecret(secret));
       expect(JSON.stringify(stored)).not.toContain(secret);
       // The key's record never shows the secret again.
       const partnerToken = await accessToken(stack.baseUrl, { clientId, clientSecret: secret });
@@ -145,7 +145,7 @@ describe('onboarding through the API', () => {
       expect(created.body).toMatchObject({ mid: alpha.mid, name: 'checkout', status: 'active', revokedAt: null });
       const { key, ...view } = created.body;
       expect(await tokenize(key)).toBe(201);
-      expect((await stack.db('tokenization_keys').where({ id: view.id }).first()).key_hash).toBe(hashSecret(key));
+      expect((await stack.db('tokenization_keys').where({ id: view.id }).first())?.key_hash).toBe(hashSecret(key));
 
       const listed = await call(tokens.alpha, 'GET', keysOf(alpha.mid));
       expect(listed.body.data).toContainEqual(view);

@@ -25,7 +25,7 @@ describe('the sandbox seed', () => {
 
   const partnerKeyWorks = async (id: string, secret: string, pid: string) => {
     const row = await database.db('api_keys').where({ id }).first();
-    return row.owner_type === 'partner' && row.partner_id === pid && acceptsSecret(row, secret, new Date());
+    return row?.owner_type === 'partner' && row?.partner_id === pid && acceptsSecret(row, secret, new Date());
   };
 
   it('issues a partner key of the seeded partner and an operator token, in a 0600 file, reused as they are', async () => {

@@ -118,7 +118,7 @@ describe('the fc widget collecting signals in Chromium', () => {
     );
     const session = await storedSession(stack.db, senseKey);
     expect(session).toMatchObject({ merchant_id: mid, site_id: siteId, external_order_id: externalOrderId });
-    expect(session.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(session?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
 
     const email = signals.find((s) => s.kind === 'email');
     expect(email?.data).toEqual({ t: expect.any(Number), hash: sha256('shopper.one@example.com') });
@@ -161,7 +161,7 @@ describe('the fc widget collecting signals in Chromium', () => {
       (s) => Boolean(s?.fingerprint),
       { describe: `a session with a fingerprint under ${otherKey}` },
     );
-    expect(otherSession.fingerprint).toBe(session.fingerprint);
+    expect(otherSession?.fingerprint).toBe(session?.fingerprint);
   });
 
   it('re-collects on single-page route changes: pushState, replaceState and popstate', async () => {

@@ -1,17 +1,20 @@
 import type { Db } from '../../src/db/knex';
 import { createApiKey } from '../../src/db/repositories/api-keys';
+import { returnedRow } from '../../src/db/returned-row';
 import { SCOPES, type Scope } from '../../src/domain/scopes';
 import { generateSecret, hashSecret } from '../../src/domain/secrets';
 
 /** A partner with one merchant, seeded straight into the database (as the onboarding would). */
 export async function seedMerchant(db: Db, partnerId?: string) {
   const pid =
-    partnerId ??
-    ((await db('partners').insert({ name: 'Test Partner' }).returning('id')) as Array<{ id: string }>)[0]?.id;
-  const [merchant] = await db('merchants').insert({ partner_id: pid, name: 'Test Merchant' }).returning('id');
+    partnerId ?? returnedRow(await db('partners').insert({ name: 'Test Partner' }).returning('id'), 'partners').id;
+  const merchant = returnedRow(
+    await db('merchants').insert({ partner_id: pid, name: 'Test Merchant' }).returning('id'),
+    'merchants',
+  );
   const tokenizationKey = generateSecret('tk_sandbox');
   await db('tokenization_keys').insert({ merchant_id: merchant.id, key_hash: hashSecret(tokenizationKey) });
-  return { pid: pid as string, mid: merchant.id as string, tokenizationKey };
+  return { pid, mid: merchant.id, tokenizationKey };
 }
 
 export async function seedKey(

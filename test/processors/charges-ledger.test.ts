@@ -100,7 +100,7 @@ describe('charges ledger', () => {
       orderId: randomUUID(),
       orderSessionKey: randomUUID(),
       merchantId,
-      partnerId: (await database.db('merchants').where({ id: merchantId }).first('partner_id'))?.partner_id,
+      partnerId: (await database.db('merchants').where({ id: merchantId }).first('partner_id'))?.partner_id ?? '',
       externalOrderId: `shop-${randomUUID()}`,
       isTestMode: true,
     };

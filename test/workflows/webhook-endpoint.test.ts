@@ -80,16 +80,16 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       expect(stack.mails).toHaveLength(1);
       expect(stack.mails[0]?.to).toBe('ops@shop.example');
       expect(stack.mails[0]?.text).toContain(endpoint.id);
-      expect((await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first()).enabled).toBe(true);
+      expect((await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first())?.enabled).toBe(true);
 
       // After the last attempt nothing is pending: the workflow completes once idle.
       expect(await handle.result()).toEqual({ delivered: 0, failed: 13, stopped: 0 });
       expect(stack.mails).toHaveLength(1); // once, not at every later failure
       const row = await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first();
-      expect(row.enabled).toBe(false);
-      expect(row.disabled_reason).toContain('failing since');
+      expect(row?.enabled).toBe(false);
+      expect(row?.disabled_reason).toContain('failing since');
       const stored = await stack.database.db('webhook_deliveries').where({ id: deliveryId }).first();
-      expect([stored.status, stored.attempts, stored.next_attempt_at]).toEqual(['failed', 13, null]);
+      expect([stored?.status, stored?.attempts, stored?.next_attempt_at]).toEqual(['failed', 13, null]);
 
       const attempts = await attemptsOf(deliveryId);
       expect(minutesFromFirst(attempts)).toEqual(SCHEDULE_MINUTES);
@@ -104,7 +104,7 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       const later = await delivery();
       expect(await (await signal()).result()).toEqual({ delivered: 0, failed: 0, stopped: 1 });
       expect(receiver.received).toHaveLength(13);
-      expect((await stack.database.db('webhook_deliveries').where({ id: later.id }).first()).status).toBe('stopped');
+      expect((await stack.database.db('webhook_deliveries').where({ id: later.id }).first())?.status).toBe('stopped');
     } finally {
       await receiver.stop();
     }
@@ -123,8 +123,8 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       await stack.env.sleep(40 * MINUTE);
       expect(minutesFromFirst(await attemptsOf(first.id))).toEqual([0, 1, 5, 30]);
       expect(minutesFromFirst(await attemptsOf(second.id))).toEqual([0, 1, 5, 30]);
-      const firstAt = (await attemptsOf(first.id))[0].started_at.getTime();
-      const secondAt = (await attemptsOf(second.id))[0].started_at.getTime();
+      const firstAt = (await attemptsOf(first.id))[0]?.started_at.getTime() ?? Number.NaN;
+      const secondAt = (await attemptsOf(second.id))[0]?.started_at.getTime() ?? Number.NaN;
       expect(Math.round((secondAt - firstAt) / MINUTE)).toBe(3);
 
       receiver.setStatus(204);
@@ -132,11 +132,11 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       for (const { id } of [first, second]) {
         const attempts = await attemptsOf(id);
         expect(attempts.map((a: { succeeded: boolean }) => a.succeeded)).toEqual([false, false, false, false, true]);
-        expect((await stack.database.db('webhook_deliveries').where({ id }).first()).status).toBe('delivered');
+        expect((await stack.database.db('webhook_deliveries').where({ id }).first())?.status).toBe('delivered');
       }
       expect(stack.mails.length).toBe(mailsBefore);
       const row = await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first();
-      expect([row.enabled, row.failing_since]).toEqual([true, null]);
+      expect([row?.enabled, row?.failing_since]).toEqual([true, null]);
     } finally {
       await receiver.stop();
     }

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { ApiError, type ErrorName, errorBody } from '../../domain/errors';
 import type { Logger } from '../../logger';
+import { asApiError } from '../order-failures';
 
 // Errors raised by Koa, the router or the body parser (http-errors), by status.
 const FROM_HTTP_STATUS: Record<number, ErrorName> = {
@@ -36,7 +37,8 @@ export function errorHandler(logger: Logger): Middleware {
   };
 }
 
-function toApiError(err: unknown): ApiError {
+function toApiError(thrown: unknown): ApiError {
+  const err = asApiError(thrown); // an order use case's typed failure (src/api/order-failures.ts)
   if (err instanceof ApiError) return err;
   const status = (err as { status?: unknown; expose?: unknown })?.status;
   if (typeof status === 'number' && FROM_HTTP_STATUS[status] && (err as { expose?: boolean }).expose !== false) {

@@ -4,7 +4,7 @@ import { SCOPES } from '../../domain/scopes';
 
 /**
  * The response bodies the reference documents, in one place. The handlers build these bodies
- * (src/orders/commands.ts, src/db/repositories/*View); these schemas describe them for readers
+ * (src/api/order-answers.ts, src/db/repositories/*View); these schemas describe them for readers
  * and generated clients (loose objects: a field added later does not break a client).
  */
 const uuid = z.uuid();
@@ -51,7 +51,7 @@ export const oauthErrorBody = z
 
 const outcome = z.enum(['APPROVED', 'DECLINED', 'CHALLENGE', 'SUBMITTED', 'CAPTUREREQUIRED']);
 
-/** commandAnswer (src/orders/commands.ts): the envelope FlexCharge clients judge a command by. */
+/** commandAnswer (src/api/order-answers.ts): the envelope FlexCharge clients judge a command by. */
 const commandEnvelope = {
   status: z.string().describe('The outcome word (APPROVED, DECLINED, ...).'),
   success: z.literal(true),

@@ -3,10 +3,11 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { ApiError } from '../../domain/errors';
+import { refused } from '../../domain/orders/order-failure';
 import { ORDER_STATUS } from '../../domain/orders/status';
 import { prepareChallengeReport } from '../../orders/challenge-report';
-import { refusal } from '../../orders/commands';
 import type { OrderClient } from '../../orders/order-client';
+import { apiErrorOf } from '../order-failures';
 import { parseInput } from './../validation';
 
 export const params = z.object({ orderSessionKey: z.uuid(), result: z.enum(['attempted', 'passed', 'failed']) });
@@ -26,7 +27,7 @@ export function challengeRoutes(deps: { db: Db; workflows: OrderClient; rateLimi
     ctx.state.merchantId = report.merchantId;
     await deps.rateLimit(ctx, async () => {
       const reported = await report.run();
-      if (reported.kind === 'refused') throw refusal(reported.reason, reported.status);
+      if (reported.kind === 'refused') throw apiErrorOf(refused(reported.reason, reported.status));
       ctx.body = {
         orderId: reported.orderId,
         status: ORDER_STATUS[reported.status],

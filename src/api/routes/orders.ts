@@ -16,6 +16,7 @@ import { payingMerchant } from '../access';
 import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
 import { principalOf } from '../middleware/authenticate';
+import { cancelAnswer, captureAnswer, evaluateAnswer, refundAnswer } from '../order-answers';
 import { parseInput } from '../validation';
 
 const uuid = z.uuid();
@@ -52,7 +53,8 @@ export type OrderRouteDeps = OrderDeps & {
 
 /**
  * The payment endpoints (docs/orders.md): parse, run the use case (src/orders/) under the
- * caller's idempotency key, send its answer. Lookups read Postgres.
+ * caller's idempotency key, shape what it returns into the answer (src/api/order-answers.ts; its
+ * typed failures: src/api/order-failures.ts), send it. Lookups read Postgres.
  */
 export function orderRoutes(deps: OrderRouteDeps): Router {
   const router = new Router();
@@ -72,7 +74,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     const counter = evaluateCounter(deps.workflows);
     const { hashed, run } = await prepareEvaluate({ ...deps, workflows: counter.workflows }, acting, body);
     const scope = { merchantId: acting.merchantId, operation: 'evaluate', key: body.idempotencyKey, request: hashed };
-    counter.count(await idempotent(ctx, deps, scope, run));
+    counter.count(await idempotent(ctx, deps, scope, () => run().then(evaluateAnswer)));
   });
 
   router.post('/v1/capture', deps.rateLimit, async (ctx) => {
@@ -87,7 +89,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
           message: `currency: must be the order's currency (${order.currency})`,
         });
       }
-      return captureOrder(deps, order, body.amount ?? null, body.idempotencyKey);
+      return captureAnswer(await captureOrder(deps, order, body.amount ?? null, body.idempotencyKey));
     });
   });
 
@@ -101,7 +103,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
       request: body,
     };
     const find = () => findMerchantOrder(deps.db, order.merchant_id, order.id);
-    await idempotent(ctx, deps, scope, () => cancelOrder(deps, order.workflow_id, find, 'cancel'));
+    await idempotent(ctx, deps, scope, () => cancelOrder(deps, order.workflow_id, find, 'cancel').then(cancelAnswer));
   });
 
   // Usable when the orderId was never received: the workflow id derives from the merchant's own id.
@@ -118,7 +120,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
       key: body.idempotencyKey,
       request: body,
     };
-    await idempotent(ctx, deps, scope, () => cancelOrder(deps, workflowId, find, 'external-cancel'));
+    await idempotent(ctx, deps, scope, () => cancelOrder(deps, workflowId, find, 'external-cancel').then(cancelAnswer));
   });
 
   router.post('/v1/orders/:id/refund', deps.rateLimit, async (ctx) => {
@@ -149,7 +151,9 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
       key: body.idempotencyKey,
       request: body,
     };
-    await idempotent(ctx, deps, scope, () => refundOrder(deps, order, { amount, partial, idempotencyKey }));
+    await idempotent(ctx, deps, scope, () =>
+      refundOrder(deps, order, { amount, partial, idempotencyKey }).then(refundAnswer),
+    );
   });
 
   router.get('/v1/orders/:id', deps.rateLimit, async (ctx) => {

@@ -1,23 +1,10 @@
 import type { Scope } from '../../domain/scopes';
 import { generateSecret, hashSecret, secretMatches } from '../../domain/secrets';
 import type { Db } from '../knex';
+import type { ApiKeyRecord } from '../tables/api-keys';
 
-export interface ApiKeyRow {
-  id: string;
-  owner_type: 'merchant' | 'partner';
-  partner_id: string;
-  merchant_id: string | null;
-  name: string;
-  description: string | null;
-  secret_hash: string;
-  secret_hint: string | null;
-  previous_secret_hash: string | null;
-  previous_secret_expires_at: Date | null;
-  scopes: Scope[];
-  created_at: Date;
-  updated_at: Date;
-  revoked_at: Date | null;
-}
+/** A row of `api_keys` (its columns: src/db/tables/api-keys.ts). */
+export type ApiKeyRow = ApiKeyRecord;
 
 /** The API key record as the API shows it. Secrets are never part of it. */
 export function apiKeyView(row: ApiKeyRow) {
@@ -56,7 +43,7 @@ export async function createApiKey(
   },
 ): Promise<{ row: ApiKeyRow; secret: string }> {
   const secret = generateSecret(secretPrefix(input.environment));
-  const [row] = await db<ApiKeyRow>('api_keys')
+  const [row] = await db('api_keys')
     .insert({
       owner_type: input.ownerType,
       partner_id: input.partnerId,
@@ -72,11 +59,11 @@ export async function createApiKey(
 }
 
 export async function findApiKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
-  return db<ApiKeyRow>('api_keys').where({ id }).first();
+  return db('api_keys').where({ id }).first();
 }
 
 export async function listMerchantApiKeys(db: Db, merchantId: string): Promise<ApiKeyRow[]> {
-  return db<ApiKeyRow>('api_keys').where({ merchant_id: merchantId }).orderBy('created_at', 'asc');
+  return db('api_keys').where({ merchant_id: merchantId }).orderBy('created_at', 'asc');
 }
 
 export async function updateApiKey(
@@ -85,7 +72,7 @@ export async function updateApiKey(
   fields: { name?: string; description?: string | null; scopes?: Scope[] },
   now: Date,
 ): Promise<ApiKeyRow> {
-  const [row] = await db<ApiKeyRow>('api_keys')
+  const [row] = await db('api_keys')
     .where({ id })
     .update({ ...fields, updated_at: now })
     .returning('*');
@@ -104,7 +91,7 @@ export async function rotateApiKeySecret(
   graceMs: number,
 ): Promise<{ row: ApiKeyRow; secret: string }> {
   const secret = generateSecret(secretPrefix(environment));
-  const [row] = await db<ApiKeyRow>('api_keys')
+  const [row] = await db('api_keys')
     .where({ id })
     .update({
       previous_secret_hash: db.ref('secret_hash'),
@@ -119,7 +106,7 @@ export async function rotateApiKeySecret(
 
 /** Revokes at once: the key's secrets and every token issued from it stop working. */
 export async function revokeApiKey(db: Db, id: string, now: Date): Promise<ApiKeyRow> {
-  const [row] = await db<ApiKeyRow>('api_keys')
+  const [row] = await db('api_keys')
     .where({ id })
     .update({ revoked_at: db.raw('coalesce(revoked_at, ?)', [now]) as never, updated_at: now })
     .returning('*');

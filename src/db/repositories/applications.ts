@@ -3,20 +3,13 @@ import { type ApplicationAction, type ApplicationStatus, transition } from '../.
 import { DEFAULT_MERCHANT_SETTINGS } from '../../domain/merchant-settings';
 import { originsOf } from '../../domain/site-origins';
 import type { Db } from '../knex';
+import type { ApplicationRecord } from '../tables/applications';
 import { updateMerchantSettings } from './merchants';
 import { createSite, type SiteRow } from './sites';
 import { createTokenizationKey, type TokenizationKeyRow } from './tokenization-keys';
 
-export interface ApplicationRow {
-  id: string;
-  partner_id: string;
-  status: ApplicationStatus;
-  business: { legalName: string; contactEmail: string; website?: string; country?: string; siteOrigins?: string[] };
-  merchant_id: string | null;
-  decision_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A row of `applications` (its columns: src/db/tables/applications.ts). */
+export type ApplicationRow = ApplicationRecord;
 
 export function applicationView(row: ApplicationRow) {
   return {
@@ -36,14 +29,14 @@ export async function createApplication(
   partnerId: string,
   business: ApplicationRow['business'],
 ): Promise<ApplicationRow> {
-  const [row] = await db<ApplicationRow>('applications')
+  const [row] = await db('applications')
     .insert({ partner_id: partnerId, status: 'DRAFT', business } as never)
     .returning('*');
   return row as ApplicationRow;
 }
 
 export async function findApplication(db: Db, id: string): Promise<ApplicationRow | undefined> {
-  return db<ApplicationRow>('applications').where({ id }).first();
+  return db('applications').where({ id }).first();
 }
 
 export async function listApplications(
@@ -51,7 +44,7 @@ export async function listApplications(
   partnerId: string,
   status?: ApplicationStatus,
 ): Promise<ApplicationRow[]> {
-  const q = db<ApplicationRow>('applications').where({ partner_id: partnerId }).orderBy('created_at', 'asc');
+  const q = db('applications').where({ partner_id: partnerId }).orderBy('created_at', 'asc');
   return status ? q.andWhere({ status }) : q;
 }
 
@@ -87,7 +80,8 @@ export async function applyTransition(
       const [merchant] = await trx('merchants')
         .insert({ partner_id: row.partner_id, name: row.business.legalName })
         .returning('id');
-      merchantId = merchant.id as string;
+      if (!merchant) throw new Error('merchants insert returned no row');
+      merchantId = merchant.id;
       const site = await createSite(trx, {
         merchantId,
         name: row.business.website ?? row.business.legalName,

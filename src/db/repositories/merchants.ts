@@ -1,15 +1,12 @@
 import { DEFAULT_MERCHANT_SETTINGS, type MerchantSettings } from '../../domain/merchant-settings';
 import type { Db } from '../knex';
+import type { MerchantRecord } from '../tables/merchants';
 
-export interface MerchantRow {
-  id: string;
-  partner_id: string;
-  name: string;
-  created_at: Date;
-}
+/** A row of `merchants` (its columns: src/db/tables/merchants.ts). */
+export type MerchantRow = MerchantRecord;
 
 export async function findMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {
-  return db<MerchantRow>('merchants').where({ id }).first();
+  return db('merchants').where({ id }).first();
 }
 
 export async function getMerchantSettings(db: Db, merchantId: string): Promise<MerchantSettings> {

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Flow } from '../../domain/orders/status';
 import type { Db } from '../knex';
 import type { OrderRow } from './orders';
@@ -31,8 +30,8 @@ export interface OrderSearch {
  * Its order and cursor are the index orders_merchant_newest_first (migration 20261127010000), so
  * a page reads about `limit` index entries however many orders the merchant has.
  */
-export function orderSearchQuery(db: Db, search: OrderSearch): Knex.QueryBuilder<OrderRow, OrderRow[]> {
-  const q = db<OrderRow>('orders').where('merchant_id', search.merchantId);
+export function orderSearchQuery(db: Db, search: OrderSearch) {
+  const q = db('orders').where('merchant_id', search.merchantId);
   if (search.statuses) q.whereIn('status', search.statuses);
   if (search.flows) q.whereIn('flow', search.flows);
   if (search.outcomes) {

@@ -1,16 +1,9 @@
 import type { WidgetBatch } from '../../domain/widget-signals';
 import type { Db } from '../knex';
+import type { SenseSessionRecord } from '../tables/sense-sessions';
 
-export interface SenseSessionRow {
-  merchant_id: string;
-  sense_key: string;
-  site_id: string;
-  external_order_id: string | null;
-  fingerprint: string | null;
-  signal_count: number;
-  first_seen_at: Date;
-  last_seen_at: Date;
-}
+/** A row of `sense_sessions` (its columns: src/db/tables/sense-sessions.ts). */
+export type SenseSessionRow = SenseSessionRecord;
 
 /**
  * Stores one accepted batch: creates or refreshes the session (last seen now; the bound
@@ -56,5 +49,5 @@ export async function findSenseSession(
   merchantId: string,
   senseKey: string,
 ): Promise<SenseSessionRow | undefined> {
-  return db<SenseSessionRow>('sense_sessions').where({ merchant_id: merchantId, sense_key: senseKey }).first();
+  return db('sense_sessions').where({ merchant_id: merchantId, sense_key: senseKey }).first();
 }

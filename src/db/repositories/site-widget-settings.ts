@@ -1,21 +1,9 @@
 import { DEFAULT_WIDGET_CONFIG, type WidgetConfig } from '../../domain/widget-config';
 import type { Db } from '../knex';
 
-interface SiteWidgetSettingsRow {
-  site_id: string;
-  collect_fingerprint: boolean;
-  collect_interactions: boolean;
-  collect_email: boolean;
-  collect_forms: boolean;
-  collect_route_changes: boolean;
-  email_selectors: string[];
-  form_selectors: string[];
-  updated_at: Date;
-}
-
 /** The site's widget configuration; the defaults when it was never configured. */
 export async function getWidgetConfig(db: Db, siteId: string): Promise<WidgetConfig> {
-  const row = await db<SiteWidgetSettingsRow>('site_widget_settings').where({ site_id: siteId }).first();
+  const row = await db('site_widget_settings').where({ site_id: siteId }).first();
   if (!row) return structuredClone(DEFAULT_WIDGET_CONFIG);
   return {
     collect: {

@@ -1,12 +1,8 @@
 import type { Db } from '../knex';
+import type { SiteRecord } from '../tables/sites';
 
-export interface SiteRow {
-  id: string;
-  merchant_id: string;
-  name: string;
-  allowed_origins: string[];
-  created_at: Date;
-}
+/** A row of `sites` (its columns: src/db/tables/sites.ts). */
+export type SiteRow = SiteRecord;
 
 export function siteView(row: SiteRow) {
   return {
@@ -19,14 +15,14 @@ export function siteView(row: SiteRow) {
 }
 
 export async function listSites(db: Db, merchantId: string): Promise<SiteRow[]> {
-  return db<SiteRow>('sites').where({ merchant_id: merchantId }).orderBy('created_at', 'asc');
+  return db('sites').where({ merchant_id: merchantId }).orderBy('created_at', 'asc');
 }
 
 export async function createSite(
   db: Db,
   input: { merchantId: string; name: string; allowedOrigins: string[] },
 ): Promise<SiteRow> {
-  const [row] = await db<SiteRow>('sites')
+  const [row] = await db('sites')
     .insert({ merchant_id: input.merchantId, name: input.name, allowed_origins: input.allowedOrigins })
     .returning('*');
   return row as SiteRow;
@@ -34,7 +30,7 @@ export async function createSite(
 
 /** The site only when it belongs to that merchant: the widget's MID and siteId must go together. */
 export async function findMerchantSite(db: Db, merchantId: string, siteId: string): Promise<SiteRow | undefined> {
-  return db<SiteRow>('sites').where({ id: siteId, merchant_id: merchantId }).first();
+  return db('sites').where({ id: siteId, merchant_id: merchantId }).first();
 }
 
 /** Changes what `change` names; the widget's CORS check reads the origins on every request. */
@@ -43,7 +39,7 @@ export async function updateSite(
   siteId: string,
   change: { name?: string; allowedOrigins?: string[] },
 ): Promise<SiteRow> {
-  const [row] = await db<SiteRow>('sites')
+  const [row] = await db('sites')
     .where({ id: siteId })
     .update({
       ...(change.name !== undefined ? { name: change.name } : {}),

@@ -1,15 +1,9 @@
 import { generateSecret, hashSecret } from '../../domain/secrets';
 import type { Db } from '../knex';
+import type { TokenizationKeyRecord } from '../tables/tokenization-keys';
 
-export interface TokenizationKeyRow {
-  id: string;
-  merchant_id: string;
-  name: string;
-  key_hint: string | null;
-  key_hash: string;
-  created_at: Date;
-  revoked_at: Date | null;
-}
+/** A row of `tokenization_keys` (its columns: src/db/tables/tokenization-keys.ts). */
+export type TokenizationKeyRow = TokenizationKeyRecord;
 
 /** The tokenization key as the API shows it: never the key itself, only its last four characters. */
 export function tokenizationKeyView(row: TokenizationKeyRow) {
@@ -39,14 +33,14 @@ export async function createTokenizationKey(
   input: { merchantId: string; name: string; environment: string },
 ): Promise<{ row: TokenizationKeyRow; key: string }> {
   const key = generateSecret(input.environment === 'production' ? 'tk_live' : 'tk_sandbox');
-  const [row] = await db<TokenizationKeyRow>('tokenization_keys')
+  const [row] = await db('tokenization_keys')
     .insert({ merchant_id: input.merchantId, name: input.name, key_hash: hashSecret(key), key_hint: key.slice(-4) })
     .returning('*');
   return { row: row as TokenizationKeyRow, key };
 }
 
 export async function listTokenizationKeys(db: Db, merchantId: string): Promise<TokenizationKeyRow[]> {
-  return db<TokenizationKeyRow>('tokenization_keys').where({ merchant_id: merchantId }).orderBy('created_at', 'asc');
+  return db('tokenization_keys').where({ merchant_id: merchantId }).orderBy('created_at', 'asc');
 }
 
 /** The key only when it belongs to that merchant: another merchant's key is as unknown. */
@@ -55,12 +49,12 @@ export async function findMerchantTokenizationKey(
   merchantId: string,
   id: string,
 ): Promise<TokenizationKeyRow | undefined> {
-  return db<TokenizationKeyRow>('tokenization_keys').where({ id, merchant_id: merchantId }).first();
+  return db('tokenization_keys').where({ id, merchant_id: merchantId }).first();
 }
 
 /** Revokes at once (tokenize refuses the key from now on); revoking again keeps the first time. */
 export async function revokeTokenizationKey(db: Db, id: string, now: Date): Promise<TokenizationKeyRow> {
-  const [row] = await db<TokenizationKeyRow>('tokenization_keys')
+  const [row] = await db('tokenization_keys')
     .where({ id })
     .update({ revoked_at: db.raw('coalesce(revoked_at, ?)', [now]) as never })
     .returning('*');

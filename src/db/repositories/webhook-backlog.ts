@@ -14,10 +14,10 @@ export interface WebhookBacklog {
 export async function readWebhookBacklog(db: Db): Promise<WebhookBacklog> {
   const row = await db('webhook_deliveries')
     .where({ status: 'pending' })
-    .first(
+    .first<WebhookBacklog>(
       db.raw('count(*)::int as pending'),
       db.raw('(count(*) filter (where attempts > 0))::int as retrying'),
       db.raw('coalesce(extract(epoch from now() - min(created_at)), 0)::float as "oldestSeconds"'),
     );
-  return row as WebhookBacklog;
+  return row;
 }

@@ -172,9 +172,8 @@ export async function releaseClaims(db: Db, ids: string[]): Promise<void> {
 export async function nextDueAt(db: Db, endpointId: string): Promise<Date | null> {
   const row = await db('webhook_deliveries')
     .where({ endpoint_id: endpointId, status: 'pending' })
-    .select(db.raw('min(greatest(next_attempt_at, lease_until)) as due'))
-    .first();
-  return (row?.due as Date | null) ?? null;
+    .first<{ due: Date | null } | undefined>(db.raw('min(greatest(next_attempt_at, lease_until)) as due'));
+  return row?.due ?? null;
 }
 
 /** Endpoints with a delivery overdue by `overdueMs` and not claimed: their workflow may have missed a signal. */

@@ -9,7 +9,7 @@ import type { EndpointRow } from './webhook-endpoints';
 
 /** A 2xx ends the endpoint's streak (and forgets its alert). */
 export async function endFailureStreak(db: Db, endpointId: string): Promise<void> {
-  await db<EndpointRow>('webhook_endpoints')
+  await db('webhook_endpoints')
     .where({ id: endpointId })
     .whereNotNull('failing_since')
     .update({ failing_since: null, alerted_at: null });
@@ -17,7 +17,7 @@ export async function endFailureStreak(db: Db, endpointId: string): Promise<void
 
 /** A failure at `at` starts the streak, or continues the running one; answers the endpoint as it now is. */
 export async function continueFailureStreak(db: Db, endpointId: string, at: Date): Promise<EndpointRow | undefined> {
-  const [row] = (await db<EndpointRow>('webhook_endpoints')
+  const [row] = (await db('webhook_endpoints')
     .where({ id: endpointId })
     .update({ failing_since: db.raw('coalesce(failing_since, ?)', [at]) })
     .returning('*')) as EndpointRow[];
@@ -26,7 +26,7 @@ export async function continueFailureStreak(db: Db, endpointId: string, at: Date
 
 /** Flags the streak as alerted at `at`; true for the one caller that set it (it sends the mail). */
 export async function claimFailureAlert(db: Db, endpointId: string, at: Date): Promise<boolean> {
-  const won = await db<EndpointRow>('webhook_endpoints')
+  const won = await db('webhook_endpoints')
     .where({ id: endpointId })
     .whereNull('alerted_at')
     .update({ alerted_at: at });
@@ -35,12 +35,12 @@ export async function claimFailureAlert(db: Db, endpointId: string, at: Date): P
 
 /** The alert's mail was not sent: the flag goes, so a later failure tries again. */
 export async function releaseFailureAlert(db: Db, endpointId: string): Promise<void> {
-  await db<EndpointRow>('webhook_endpoints').where({ id: endpointId }).update({ alerted_at: null });
+  await db('webhook_endpoints').where({ id: endpointId }).update({ alerted_at: null });
 }
 
 /** Disables the endpoint at `at`, failing for too long since `failingSince`. */
 export async function disableFailingEndpoint(db: Db, endpointId: string, at: Date, failingSince: Date): Promise<void> {
-  await db<EndpointRow>('webhook_endpoints')
+  await db('webhook_endpoints')
     .where({ id: endpointId })
     .update({
       enabled: false,

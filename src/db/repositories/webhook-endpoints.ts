@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { VaultKey } from '../../domain/vault-cipher';
 import type { Db } from '../knex';
-import {
-  DEFAULT_SECRET_OVERLAP_MS,
-  newSigningSecret,
-  rotatedSecretColumns,
-  type SecretColumns,
-  sealed,
-} from './webhook-endpoint-secrets';
+import type { WebhookEndpointRecord } from '../tables/webhook-endpoints';
+import { DEFAULT_SECRET_OVERLAP_MS, newSigningSecret, rotatedSecretColumns, sealed } from './webhook-endpoint-secrets';
 
 export {
   acceptedSecretsOf,
@@ -17,22 +12,8 @@ export {
   signingSecretOf,
 } from './webhook-endpoint-secrets';
 
-/** A row of `webhook_endpoints`; its signing secrets' columns are SecretColumns. */
-export interface EndpointRow extends SecretColumns {
-  id: string;
-  partner_id: string;
-  merchant_id: string | null;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  failing_since: Date | null;
-  alerted_at: Date | null;
-  disabled_at: Date | null;
-  disabled_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A row of `webhook_endpoints` (its columns: src/db/tables/webhook-endpoints.ts). */
+export type EndpointRow = WebhookEndpointRecord;
 
 export function endpointView(row: EndpointRow) {
   return {
@@ -90,7 +71,7 @@ export async function createEndpoint(
       : owned.whereNull('merchant_id')
     ).count<{ count: string }[]>('* as count');
     if (Number(count?.count ?? 0) >= limit) throw new EndpointLimitReached(limit);
-    const [row] = await trx<EndpointRow>('webhook_endpoints')
+    const [row] = await trx('webhook_endpoints')
       .insert({
         id,
         partner_id: input.partnerId,
@@ -109,7 +90,7 @@ export async function createEndpoint(
 const ENDPOINT_LOCK_SPACE = 7_402;
 
 export async function findEndpoint(db: Db, id: string): Promise<EndpointRow | undefined> {
-  return db<EndpointRow>('webhook_endpoints').where({ id }).first();
+  return db('webhook_endpoints').where({ id }).first();
 }
 
 /** The owner's endpoints: a merchant's, or (merchantId null) the partner's own. */
@@ -117,7 +98,7 @@ export async function listEndpoints(
   db: Db,
   owner: { partnerId: string; merchantId: string | null },
 ): Promise<EndpointRow[]> {
-  const q = db<EndpointRow>('webhook_endpoints').where({ partner_id: owner.partnerId }).orderBy('created_at', 'asc');
+  const q = db('webhook_endpoints').where({ partner_id: owner.partnerId }).orderBy('created_at', 'asc');
   return owner.merchantId ? q.andWhere({ merchant_id: owner.merchantId }) : q.whereNull('merchant_id');
 }
 
@@ -130,7 +111,7 @@ export async function updateEndpoint(
   // Re-enabling starts a clean slate: no failure streak, no earlier alert.
   const reenable =
     change.enabled === true ? { disabled_at: null, disabled_reason: null, failing_since: null, alerted_at: null } : {};
-  const [row] = await db<EndpointRow>('webhook_endpoints')
+  const [row] = await db('webhook_endpoints')
     .where({ id })
     .update({ ...change, ...reenable, updated_at: now } as never)
     .returning('*');
@@ -151,8 +132,8 @@ export async function rotateEndpointSecret(
 ): Promise<{ row: EndpointRow; secret: string; activatesAt: Date }> {
   const secret = newSigningSecret();
   return db.transaction(async (trx) => {
-    const current = await trx<EndpointRow>('webhook_endpoints').where({ id }).forUpdate().first();
-    const [row] = await trx<EndpointRow>('webhook_endpoints')
+    const current = await trx('webhook_endpoints').where({ id }).forUpdate().first();
+    const [row] = await trx('webhook_endpoints')
       .where({ id })
       .update({ ...rotatedSecretColumns(id, current, secret, keys, now, activatesAt), updated_at: now } as never)
       .returning('*');
@@ -181,7 +162,7 @@ export async function subscribedEndpoints(
   owner: { partnerId: string; merchantId: string | null },
   event: string,
 ): Promise<EndpointRow[]> {
-  const q = db<EndpointRow>('webhook_endpoints')
+  const q = db('webhook_endpoints')
     .where({ partner_id: owner.partnerId, enabled: true })
     .andWhere((w) => w.whereRaw('? = any(events)', [event]).orWhereRaw("'*' = any(events)"));
   return owner.merchantId ? q.andWhere({ merchant_id: owner.merchantId }) : q.whereNull('merchant_id');

@@ -5,11 +5,12 @@ import { Worker } from '@temporalio/worker';
 import { createOrderActivities } from '../../../src/activities/orders';
 import { createRefundActivities } from '../../../src/activities/refunds';
 import { createRetryBudgetActivities } from '../../../src/activities/retry-budget';
+import { apiErrorOf } from '../../../src/api/order-failures';
 import { loadConfig } from '../../../src/config';
 import { findMerchantOrder } from '../../../src/db/repositories/orders';
-import { ApiError } from '../../../src/domain/errors';
 import type { EvaluateInput } from '../../../src/domain/orders/contracts';
 import type { EvaluateRequest } from '../../../src/domain/orders/evaluate-request';
+import { OrderFailure } from '../../../src/domain/orders/order-failure';
 import { orderWorkflowId } from '../../../src/domain/orders/workflow-ids';
 import { workflowSpanSinks } from '../../../src/observability/temporal-tracing';
 import { cancelOrder, captureOrder, refundOrder } from '../../../src/orders/commands';
@@ -165,7 +166,7 @@ export class SystemOrder {
       const ownerInfo = { merchantId: owner.mid, partnerId: owner.pid, isTestMode: true };
       const result = await deps.workflows.evaluate(ownerInfo, this.externalOrderId, input);
       if (result !== CLOSED) {
-        if (result.kind === 'rescue_unavailable') throw new ApiError('rescue_unavailable');
+        if (result.kind === 'rescue_unavailable') throw new OrderFailure({ reason: 'rescue_unavailable' });
         return { outcome: result.outcome };
       }
       const body = {
@@ -174,13 +175,13 @@ export class SystemOrder {
         attemptCount: input.attemptCount,
       } as unknown as EvaluateRequest;
       const closed = await closedOrderEvaluate(deps, owner.mid, body, input.card.token);
-      return { outcome: (closed.body as { outcome: string }).outcome };
+      return { outcome: closed.outcome };
     });
   }
 
   async capture(amount: number | null): Promise<Expected> {
     const order = await this.row();
-    return answered(() => captureOrder(this.system.internals.deps, order, amount, randomUUID()));
+    return answered(() => captureOrder(this.system.internals.deps, order, amount, randomUUID()).then(done));
   }
 
   cancel(via: 'cancel' | 'external-cancel'): Promise<Expected> {
@@ -189,13 +190,13 @@ export class SystemOrder {
       via === 'cancel'
         ? findMerchantOrder(deps.db, owner.mid, this.orderId ?? '')
         : deps.db('orders').where({ merchant_id: owner.mid, external_order_id: this.externalOrderId }).first();
-    return answered(() => cancelOrder(deps, this.workflowId, find, via));
+    return answered(() => cancelOrder(deps, this.workflowId, find, via).then(done));
   }
 
   async refund(key: string | null, amount: number | null): Promise<Expected> {
     const order = await this.row();
     return answered(() =>
-      refundOrder(this.system.internals.deps, order, { amount, partial: key !== null, idempotencyKey: key }),
+      refundOrder(this.system.internals.deps, order, { amount, partial: key !== null, idempotencyKey: key }).then(done),
     );
   }
 
@@ -227,13 +228,15 @@ export class SystemOrder {
   }
 }
 
-/** A use case's answer as the model states it: an outcome, success, or the error's six-digit id. */
-async function answered(call: () => Promise<Expected | { status: number }>): Promise<Expected> {
+/** A command's result, as the model states it: done. */
+const done = (): Expected => ({ ok: true });
+
+/** A use case's result as the model states it: an outcome, success, or its error's six-digit id (as the API maps it). */
+async function answered(call: () => Promise<Expected>): Promise<Expected> {
   try {
-    const result = await call();
-    return 'status' in result ? { ok: true } : result;
+    return await call();
   } catch (err) {
-    if (err instanceof ApiError) return { error: err.definition.id };
+    if (err instanceof OrderFailure) return { error: apiErrorOf(err).definition.id };
     throw err;
   }
 }

@@ -32,7 +32,7 @@ export async function idempotent(
   scope: { merchantId: string; operation: string; key: string | undefined; request: unknown },
   run: () => Promise<Answer>,
 ): Promise<OnceResult> {
-  const call = { ...scope, requestId: ctx.state.requestId };
+  const call = { ...scope, requestId: ctx.state.requestId, limit: ctx.state.claimedLimit };
   const result = await runOnce(deps, leaseOf(ctx.app), call, run);
   if (result.replayed) businessMetrics.idempotency('replayed');
   send(ctx, result);

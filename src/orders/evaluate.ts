@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { findVaultedCard, vaultCard } from '../db/repositories/card-vault';
+import { vaultCard } from '../db/repositories/card-vault';
+import { readEvaluateRows } from '../db/repositories/evaluate-reads';
 import { getMerchantSettings } from '../db/repositories/merchants';
-import { findMerchantOrderByExternalId } from '../db/repositories/orders';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
 import { ApiError } from '../domain/errors';
@@ -13,7 +13,7 @@ import { cardFingerprints } from '../domain/vault-cipher';
 import type { Answer } from './answer';
 import { commandAnswer } from './commands';
 import type { Acting, OrderDeps } from './deps';
-import { deviceSignals } from './device-signals';
+import { judgeDeviceSignals, signalSenseKey } from './device-signals';
 import { closedOrderEvaluate, refuseDifferentPayment } from './further-evaluate';
 import { newAttemptOn } from './new-attempt';
 import { CLOSED } from './order-client';
@@ -52,14 +52,21 @@ export async function prepareEvaluate(
       message: 'mid: is not the merchant of this access token',
     });
   const pm = body.paymentMethod;
-  // Independent reads, at once: one Postgres round trip of latency instead of four.
-  const [site, existing, settings, tokenCard, signals] = await Promise.all([
-    body.siteId ? findMerchantSite(db, merchantId, body.siteId) : undefined,
-    findMerchantOrderByExternalId(db, merchantId, externalOrderId),
-    getMerchantSettings(db, merchantId),
-    'token' in pm ? findVaultedCard(db, merchantId, pm.token) : undefined,
-    deviceSignals(db, { merchantId, senseKey: body.senseKey ?? null, externalOrderId }, now),
+  // Independent reads, at once: settings and site from the process's cache, the rest in one round trip.
+  const cached = deps.settings;
+  const [site, settings, { existing, tokenCard, senseSession }] = await Promise.all([
+    body.siteId
+      ? (cached?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
+      : undefined,
+    cached?.merchantSettings(merchantId) ?? getMerchantSettings(db, merchantId),
+    readEvaluateRows(db, {
+      merchantId,
+      externalOrderId,
+      token: 'token' in pm ? pm.token : undefined,
+      senseKey: signalSenseKey(body.senseKey),
+    }),
   ]);
+  const signals = judgeDeviceSignals(senseSession, { externalOrderId }, now);
   if (body.siteId && !site)
     throw new ApiError('merchant_forbidden', { field: 'siteId', message: 'siteId: is not a site of this merchant' });
   const declinedAt = body.transaction.declinedAtUtc ? new Date(body.transaction.declinedAtUtc) : now;

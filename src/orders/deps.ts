@@ -2,7 +2,6 @@ import type { Environment } from '../config';
 import type { Db } from '../db/knex';
 import type { SiteRow } from '../db/repositories/sites';
 import type { Clock } from '../domain/clock';
-import type { MerchantSettings } from '../domain/merchant-settings';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { AcceptedRescues } from './accepted-rescues';
 import type { OrderClient } from './order-client';
@@ -15,12 +14,11 @@ export interface OrderDeps {
   vaultKeys: VaultKey[];
   workflows: OrderClient;
   acceptedRescues: AcceptedRescues;
-  /** Merchant settings and sites as the API process keeps them (src/api/settings-cache.ts); else read each time. */
+  /** Sites as the API process keeps them (src/api/settings-cache.ts); else read each time. */
   settings?: SettingsReads;
 }
 
 export interface SettingsReads {
-  merchantSettings(merchantId: string): Promise<MerchantSettings>;
   merchantSite(merchantId: string, siteId: string): Promise<SiteRow | undefined>;
 }
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { vaultCard } from '../db/repositories/card-vault';
 import { readEvaluateRows } from '../db/repositories/evaluate-reads';
-import { getMerchantSettings } from '../db/repositories/merchants';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
 import { ApiError } from '../domain/errors';
@@ -52,13 +51,11 @@ export async function prepareEvaluate(
       message: 'mid: is not the merchant of this access token',
     });
   const pm = body.paymentMethod;
-  // Independent reads, at once: settings and site from the process's cache, the rest in one round trip.
-  const cached = deps.settings;
-  const [site, settings, { existing, tokenCard, senseSession }] = await Promise.all([
+  // Independent reads, at once: the site from the process's cache, the rest in one round trip.
+  const [site, { settings, existing, tokenCard, senseSession }] = await Promise.all([
     body.siteId
-      ? (cached?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
+      ? (deps.settings?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
       : undefined,
-    cached?.merchantSettings(merchantId) ?? getMerchantSettings(db, merchantId),
     readEvaluateRows(db, {
       merchantId,
       externalOrderId,

@@ -1,12 +1,15 @@
 import type pg from 'pg';
+import type { MerchantSettings } from '../../domain/merchant-settings';
 import type { Db } from '../knex';
 import type { CardVaultRecord } from '../tables/card-vault';
 import { type VaultedCard, vaultedCardView } from './card-vault';
+import { merchantSettingsOf } from './merchants';
 import type { OrderRow } from './orders';
 import type { SenseSessionRow } from './sense-sessions';
 
 /** What an evaluate reads before it claims its key: the order it continues, its card, its widget session. */
 export interface EvaluateRows {
+  settings: MerchantSettings;
   existing: OrderRow | undefined;
   tokenCard: VaultedCard | undefined;
   senseSession: SenseSessionRow | undefined;
@@ -23,7 +26,7 @@ function literal(value: string): string {
 }
 
 /**
- * The evaluate's reads in one round trip: the merchant's order with this externalOrderId, the
+ * The evaluate's reads in one round trip: the merchant's settings, its order with this externalOrderId, the
  * merchant's vaulted card `token`, its widget session `senseKey` (each read only when asked and
  * well-formed; the same rows, typed the same, as findMerchantOrderByExternalId, findVaultedCard
  * and findSenseSession give).
@@ -34,8 +37,9 @@ export async function readEvaluateRows(
 ): Promise<EvaluateRows> {
   if (!UUID.test(ask.merchantId)) throw new Error('merchantId must be a UUID');
   const merchant = `${literal(ask.merchantId)}::uuid`;
-  const statements: Array<keyof EvaluateRows> = ['existing'];
+  const statements: Array<keyof EvaluateRows> = ['settings', 'existing'];
   const sql = [
+    `select * from merchant_settings where merchant_id = ${merchant}`,
     `select * from orders where merchant_id = ${merchant} and external_order_id = ${literal(ask.externalOrderId)} limit 1`,
   ];
   if (ask.token !== undefined && UUID.test(ask.token)) {
@@ -55,6 +59,7 @@ export async function readEvaluateRows(
   const rowOf = (name: keyof EvaluateRows) => results[statements.indexOf(name)]?.rows[0];
   const card = statements.includes('tokenCard') ? (rowOf('tokenCard') as CardVaultRecord | undefined) : undefined;
   return {
+    settings: merchantSettingsOf(rowOf('settings')),
     existing: rowOf('existing') as OrderRow | undefined,
     tokenCard: card ? vaultedCardView(card) : undefined,
     senseSession: statements.includes('senseSession')

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import type { Config } from '../config';
+import type { CacheNotifications } from '../db/cache-notifications';
 import type { Db } from '../db/knex';
 import { type Clock, systemClock } from '../domain/clock';
 import type { Logger } from '../logger';
@@ -39,6 +40,8 @@ import { tokenizeRoutes } from './routes/tokenize';
 import { webhookRoutes } from './routes/webhooks';
 import { WIDGET_API_PATHS, widgetRoutes } from './routes/widget';
 import { widgetScriptRoutes } from './routes/widget-script';
+import { SettingsCache } from './settings-cache';
+import { TokenCache } from './token-cache';
 import { widgetBundle } from './widget-bundle';
 
 export interface AppDeps {
@@ -52,6 +55,8 @@ export interface AppDeps {
   temporalClient: Client;
   logger: Logger;
   clock?: Clock;
+  /** Postgres's word that cached rows changed (src/db/cache-notifications.ts); without it nothing is cached. */
+  cacheNotifications?: CacheNotifications;
 }
 
 /**
@@ -85,7 +90,8 @@ export function createApp(deps: AppDeps): RescueApp {
   const workflows = new OrderClient(deps.temporalClient, config.temporal.taskQueue, {
     deadlineMs: config.temporal.callDeadlineMs,
   });
-  const bearer = bearerAuth(db, clock);
+  const bearer = bearerAuth(new TokenCache(db, deps.cacheNotifications), clock);
+  const settings = new SettingsCache(db, deps.cacheNotifications);
   const root = new Router();
   for (const router of [
     healthRoutes({
@@ -109,6 +115,7 @@ export function createApp(deps: AppDeps): RescueApp {
       environment: config.environment,
       vaultKeys: config.vaultKeys,
       rateLimit: limits.tokenize,
+      bearer,
     }),
     widgetScriptRoutes({ bundle: widgetBundle(config.widget.apiBase) }),
     referenceRoutes(), // GET /v1/openapi.json and /docs (no authentication)
@@ -162,7 +169,9 @@ export function createApp(deps: AppDeps): RescueApp {
           config.temporal.lowerAcceptedRescuePriority ?? true,
         ),
         rateLimit: limits.payments,
+        evaluateRateLimit: limits.paymentsWithClaim,
         networkRegion: config.networkRegion,
+        settings,
       }),
       bearer,
       requireScope('payments'),

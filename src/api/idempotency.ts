@@ -35,7 +35,7 @@ export async function idempotent(
   scope: { merchantId: string; operation: string; key: string | undefined; request: unknown },
   run: () => Promise<Answer>,
 ): Promise<OnceResult> {
-  const call = { ...scope, requestId: ctx.state.requestId };
+  const call = { ...scope, requestId: ctx.state.requestId, limit: ctx.state.claimedLimit };
   const answered = () =>
     run().catch((err: unknown) => {
       throw asApiError(err);

@@ -8,7 +8,7 @@ import { WIDGET_SENSE_KEY_RATE } from '../domain/widget-signals';
 import type { Logger } from '../logger';
 import { payingMerchant } from './access';
 import { principalOf } from './middleware/authenticate';
-import { failureLimit, rateLimit, SharedLimits } from './middleware/rate-limit';
+import { failureLimit, rateLimit, rateLimitWithClaim, SharedLimits } from './middleware/rate-limit';
 import { stateOf } from './state';
 
 /** Open endpoints whose caller proves itself with a credential in the request. */
@@ -21,6 +21,8 @@ export interface ApiLimits {
   /** Per merchant: tokenize (the tokenization key's merchant) and the payment endpoints share buckets. */
   tokenize: Middleware;
   payments: Middleware;
+  /** The payments budget, its token taken with the idempotency claim (POST /v1/evaluate). */
+  paymentsWithClaim: Middleware;
   /** POST /v1/oauth2/token: per client, taken only once its secret is verified. */
   tokenPerClient: RateLimiter;
   health: Middleware;
@@ -55,6 +57,7 @@ export function apiLimits(
     // merchant and address, apart from the payments budget a page's visitor must not drain.
     tokenize: rateLimit(tokenizeBuckets, clock, (ctx) => `${stateOf(ctx.state, 'merchantId')}:${ctx.ip}`),
     payments: rateLimit(buckets, clock, (ctx) => payingMerchant(principalOf(ctx.state))),
+    paymentsWithClaim: rateLimitWithClaim(buckets, clock, (ctx) => payingMerchant(principalOf(ctx.state))),
     // The payments budget's settings: a client may fetch a token for every payment it may make.
     tokenPerClient: limits.buckets('token-client', config.rateLimit.perSecond, config.rateLimit.burst),
     // Health answers when Postgres does not: its per-IP buckets are this process's own.

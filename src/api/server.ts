@@ -2,6 +2,7 @@
 import '../observability/instrument';
 import { createServer, type Server } from 'node:http';
 import { type Config, loadConfig, loadConfigOrExit } from '../config';
+import { CacheNotifications } from '../db/cache-notifications';
 import { createDb } from '../db/knex';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
@@ -13,7 +14,7 @@ import { type AppDeps, createApp, type RescueApp } from './app';
 import { limitConnectionsPerAddress } from './connection-limit';
 import { attachLease, ProcessLease } from './process-lease';
 
-const apps = new WeakMap<Server, { app: RescueApp; lease: ProcessLease }>();
+const apps = new WeakMap<Server, { app: RescueApp; lease: ProcessLease; notifications: CacheNotifications }>();
 
 export type HttpSettings = Config['http'];
 
@@ -35,7 +36,9 @@ export async function listen(
   port: number,
   http: HttpSettings = loadConfig({}).http,
 ): Promise<Server> {
-  const app = createApp(deps);
+  // Its caches (tokens, settings) hear every change through their own LISTEN connection.
+  const notifications = CacheNotifications.forDb(deps.db, deps.logger).start();
+  const app = createApp({ ...deps, cacheNotifications: notifications });
   const lease = new ProcessLease(deps.db, deps.logger).start();
   attachLease(app, lease);
   const server = createServer(
@@ -49,11 +52,14 @@ export async function listen(
   );
   server.maxConnections = http.maxConnections;
   limitConnectionsPerAddress(server, http.maxConnectionsPerAddress);
-  apps.set(server, { app, lease });
+  apps.set(server, { app, lease, notifications });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
     server.listen(port, host);
+  }).catch(async (err: unknown) => {
+    await Promise.all([lease.stop(), notifications.stop()]);
+    throw err;
   });
   return server;
 }
@@ -70,6 +76,7 @@ export async function closeServer(server: Server): Promise<void> {
   const served = apps.get(server);
   await served?.app.inFlight.drained(30_000);
   await served?.lease.stop();
+  await served?.notifications.stop();
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Db, withDeadline } from '../db/knex';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../db/repositories/idempotency';
+import type { BucketTake, SharedBucketState } from '../db/repositories/rate-limits';
 import { canonicalJson } from '../domain/canonical-json';
 import type { Clock } from '../domain/clock';
 import { databaseUnavailable } from '../domain/database-unavailable';
@@ -38,6 +39,14 @@ export interface IdempotentCall {
   request: unknown;
   /** Put in the stored body of an error answer (the request that first used the key). */
   requestId: string;
+  /** The request's rate-limit token, taken in the claim's statement (src/api/middleware/rate-limit.ts). */
+  limit?: ClaimedLimit;
+}
+
+/** A rate-limit token the claim takes: `settle` hears the bucket's state (and throws 429 when refused). */
+export interface ClaimedLimit {
+  bucket: BucketTake;
+  settle(state: SharedBucketState): void;
 }
 
 /** The answer as stored for replays: the exact text, so a replay is byte-identical. */
@@ -84,12 +93,17 @@ export async function runOnce(
   const claim = await storeCall(
     deps.logger,
     () =>
-      claimIdempotencyKey(deps.db, { ...keyScope, operation: call.operation, requestHash }, deps.clock.now(), {
-        ownerId: holder?.id ?? null,
-        claimId,
-      }),
+      claimIdempotencyKey(
+        deps.db,
+        { ...keyScope, operation: call.operation, requestHash },
+        deps.clock.now(),
+        { ownerId: holder?.id ?? null, claimId },
+        call.limit?.bucket,
+      ),
     () => holder?.retryLater(claimId, release),
   );
+  if (claim.limit) call.limit?.settle(claim.limit);
+  if (claim.kind === 'rate_limited') throw new ApiError('rate_limited');
   if (claim.kind === 'replay') return { status: claim.status, text: claim.body, replayed: true };
   if (claim.kind === 'conflict') {
     throw new ApiError(claim.reason === 'mismatch' ? 'idempotency_key_reused' : 'idempotency_request_in_flight');

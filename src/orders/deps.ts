@@ -1,5 +1,6 @@
 import type { Environment } from '../config';
 import type { Db } from '../db/knex';
+import type { SiteRow } from '../db/repositories/sites';
 import type { Clock } from '../domain/clock';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { AcceptedRescues } from './accepted-rescues';
@@ -13,6 +14,12 @@ export interface OrderDeps {
   vaultKeys: VaultKey[];
   workflows: OrderClient;
   acceptedRescues: AcceptedRescues;
+  /** Sites as the API process keeps them (src/api/settings-cache.ts); else read each time. */
+  settings?: SettingsReads;
+}
+
+export interface SettingsReads {
+  merchantSite(merchantId: string, siteId: string): Promise<SiteRow | undefined>;
 }
 
 /** The merchant a request acts for. */

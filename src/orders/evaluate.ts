@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { findVaultedCard, vaultCard } from '../db/repositories/card-vault';
-import { getMerchantSettings } from '../db/repositories/merchants';
-import { findMerchantOrderByExternalId } from '../db/repositories/orders';
+import { vaultCard } from '../db/repositories/card-vault';
+import { readEvaluateRows } from '../db/repositories/evaluate-reads';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
 import type { EvaluateInput } from '../domain/orders/contracts';
@@ -11,7 +10,7 @@ import { orderWorkflowId } from '../domain/orders/workflow-ids';
 import { scoreTransaction } from '../domain/scoring';
 import { cardFingerprints } from '../domain/vault-cipher';
 import type { Acting, OrderDeps } from './deps';
-import { deviceSignals } from './device-signals';
+import { judgeDeviceSignals, signalSenseKey } from './device-signals';
 import type { EvaluateDecision } from './evaluate-decision';
 import { closedOrderEvaluate, refuseDifferentPayment } from './further-evaluate';
 import { newAttemptOn } from './new-attempt';
@@ -51,14 +50,19 @@ export async function prepareEvaluate(
       problem: 'is not the merchant of this access token',
     });
   const pm = body.paymentMethod;
-  // Independent reads, at once: one Postgres round trip of latency instead of four.
-  const [site, existing, settings, tokenCard, signals] = await Promise.all([
-    body.siteId ? findMerchantSite(db, merchantId, body.siteId) : undefined,
-    findMerchantOrderByExternalId(db, merchantId, externalOrderId),
-    getMerchantSettings(db, merchantId),
-    'token' in pm ? findVaultedCard(db, merchantId, pm.token) : undefined,
-    deviceSignals(db, { merchantId, senseKey: body.senseKey ?? null, externalOrderId }, now),
+  // Independent reads, at once: the site from the process's cache, the rest in one round trip.
+  const [site, { settings, existing, tokenCard, senseSession }] = await Promise.all([
+    body.siteId
+      ? (deps.settings?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
+      : undefined,
+    readEvaluateRows(db, {
+      merchantId,
+      externalOrderId,
+      token: 'token' in pm ? pm.token : undefined,
+      senseKey: signalSenseKey(body.senseKey),
+    }),
   ]);
+  const signals = judgeDeviceSignals(senseSession, { externalOrderId }, now);
   if (body.siteId && !site)
     throw new OrderFailure({
       reason: 'merchant_forbidden',

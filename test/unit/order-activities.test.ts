@@ -4,11 +4,29 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createOrderActivities } from '../../src/activities/orders';
 import { createProcessorActivities } from '../../src/activities/processor';
 import type { Db } from '../../src/db/knex';
-import type { ChargeInput } from '../../src/domain/orders/contracts';
+import type { ChargeInput, PersistOrderInput } from '../../src/domain/orders/contracts';
 import { FAILURE } from '../../src/domain/orders/failures';
 import { createSandboxAdapter } from '../../src/processors/sandbox-adapter';
+import { draftOf } from '../../src/workflows/order/evaluate';
+import { Order } from '../../src/workflows/order/order';
+import { evaluateInput } from '../helpers/orders';
 
 const ONE = randomUUID();
+
+/** An order's state as the workflow persists it after its first evaluate. */
+function anOrderState(): PersistOrderInput['state'] {
+  const at = new Date();
+  const start = {
+    orderId: randomUUID(),
+    orderSessionKey: randomUUID(),
+    merchantId: randomUUID(),
+    partnerId: randomUUID(),
+    externalOrderId: `shop-${randomUUID()}`,
+    isTestMode: true,
+  };
+  const card = { token: randomUUID(), brand: 'visa' as const, bin: '411111', last4: '1111' };
+  return { ...draftOf(new Order(start), evaluateInput(card, at), at), status: 'Declined', version: 1 };
+}
 
 /** A knex stand-in whose every query fails as Postgres would, with this SQLSTATE or socket error. */
 function failingDb(error: { code: string; message: string }): Db {
@@ -21,9 +39,10 @@ function failingDb(error: { code: string; message: string }): Db {
   const query = (): Promise<never> & Record<string, unknown> => {
     const q = fail() as Promise<never> & Record<string, unknown>;
     for (const method of ['where', 'first', 'insert', 'onConflict', 'merge', 'ignore', 'select']) q[method] = () => q;
+    q.toSQL = () => ({ sql: 'select 1', bindings: [] });
     return q;
   };
-  return Object.assign(() => query(), { transaction: () => fail() }) as unknown as Db;
+  return Object.assign(() => query(), { transaction: () => fail(), raw: () => fail() }) as unknown as Db;
 }
 
 const charge: ChargeInput = {
@@ -72,7 +91,7 @@ describe('order and processor activities', () => {
     for (const code of ['22021', '23505']) {
       const orders = createOrderActivities({ db: failingDb({ code, message: 'refused' }) });
       const failure = await failureOf(() =>
-        env.run(orders.persistOrder, { state: {} as never, transition: null, events: [] }),
+        env.run(orders.persistOrder, { state: anOrderState(), transition: null, events: [] }),
       );
       expect(failure.type).toBe(FAILURE.persistenceRejected);
       expect(failure.nonRetryable).toBe(true);
@@ -84,7 +103,7 @@ describe('order and processor activities', () => {
     for (const code of ['40001', '08006', '57P01']) {
       const orders = createOrderActivities({ db: failingDb({ code, message: 'transient' }) });
       const failure = await failureOf(() =>
-        env.run(orders.persistOrder, { state: {} as never, transition: null, events: [] }),
+        env.run(orders.persistOrder, { state: anOrderState(), transition: null, events: [] }),
       );
       expect(failure.type).toBe(FAILURE.storeUnavailable);
     }

@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
-import { type Db, isDatabaseUnavailable, withDeadline } from '../../db/knex';
-import { resolveAccessToken } from '../../db/repositories/access-tokens';
+import { isDatabaseUnavailable, withDeadline } from '../../db/knex';
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import type { Principal, Scope } from '../../domain/scopes';
+import type { TokenCache } from '../token-cache';
 import { databaseUnavailable } from './database-unavailable';
 
 const CHALLENGE = 'Bearer realm="payment-rescue"';
@@ -11,16 +11,16 @@ const UNAVAILABLE =
   'Credentials cannot be checked right now (the database is unavailable). Retry after the Retry-After period.';
 
 /**
- * Requires `authorization: Bearer <token>`; sets ctx.state.principal. The token lookup has a hard
- * deadline: with Postgres down or frozen the caller gets 503 `503001` with Retry-After within
+ * Requires `authorization: Bearer <token>`; sets ctx.state.principal. Known tokens come from the
+ * process's cache (src/api/token-cache.ts); a lookup in the database has a hard deadline: with Postgres down or frozen the caller gets 503 `503001` with Retry-After within
  * about 1.5 s (docs/errors.md), never a 500 or a hang.
  */
-export function bearerAuth(db: Db, clock: Clock): Middleware {
+export function bearerAuth(tokens: TokenCache, clock: Clock): Middleware {
   return async (ctx, next) => {
     const match = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)$/i.exec(ctx.get('authorization'));
     if (!match?.[1]) throw new ApiError('invalid_token', { headers: { 'WWW-Authenticate': CHALLENGE } });
     const token = match[1];
-    const resolved = await withDeadline(resolveAccessToken(db, token, clock.now())).catch((err: unknown) => {
+    const resolved = await withDeadline(tokens.resolve(token, clock.now())).catch((err: unknown) => {
       if (isDatabaseUnavailable(err)) throw databaseUnavailable(UNAVAILABLE);
       throw err;
     });

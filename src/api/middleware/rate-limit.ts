@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { type Db, withDeadline } from '../../db/knex';
-import { takeSharedToken } from '../../db/repositories/rate-limits';
+import { type BucketTake, takeSharedToken } from '../../db/repositories/rate-limits';
 import type { Clock } from '../../domain/clock';
 import { ApiError, type ErrorName } from '../../domain/errors';
 import { type BucketDecision, bucketDecision, type RateLimiter, TokenBuckets } from '../../domain/token-bucket';
@@ -10,6 +10,14 @@ import type { Logger } from '../../logger';
 const SHARED_TIMEOUT_MS = 500;
 /** How long a process decides alone after the shared buckets failed (no waiting on a dead database). */
 const FALLBACK_FOR_MS = 2_000;
+
+/** Shared buckets whose token a later statement may take (the idempotency claim: rateLimitWithClaim). */
+export interface ClaimableLimiter extends RateLimiter {
+  burst: number;
+  ratePerSecond: number;
+  /** The bucket to take from in another statement; undefined while the limits are per-process. */
+  bucketFor(key: string, nowMs: number): BucketTake | undefined;
+}
 
 /**
  * Token buckets shared by every API process: one row per key in Postgres (`rate_limit_buckets`),
@@ -27,9 +35,13 @@ export class SharedLimits {
   ) {}
 
   /** Buckets named `name` (a key prefix), each `burst` deep, refilled at `ratePerSecond`. */
-  buckets(name: string, ratePerSecond: number, burst: number): RateLimiter {
+  buckets(name: string, ratePerSecond: number, burst: number): ClaimableLimiter {
     const local = new TokenBuckets(ratePerSecond, burst);
     return {
+      burst,
+      ratePerSecond,
+      bucketFor: (key: string, nowMs: number) =>
+        Date.now() < this.localUntil ? undefined : { key: `${name}:${key}`, burst, ratePerSecond, nowMs },
       take: async (key: string, nowMs: number): Promise<BucketDecision> => {
         if (Date.now() < this.localUntil) return local.take(key, nowMs);
         try {
@@ -127,6 +139,56 @@ export function failureLimit(
       setHeaders(ctx, decision);
       if (decision.allowed) throw err;
       throw refusal('rate_limited', decision.retryAfterSeconds, message);
+    }
+  };
+}
+
+/**
+ * The rate limit of a route that claims an idempotency key: its token is taken in the claim's
+ * statement (src/db/repositories/idempotency.ts), one round trip for both, and a refusal is the
+ * same 429. A request that ends without claiming (refused by validation first, say) takes its
+ * token afterwards; a key found refused that way is refused at once, before any work, until its
+ * Retry-After has passed. While the shared buckets are failing it is `rateLimit`.
+ */
+export function rateLimitWithClaim(
+  limiter: ClaimableLimiter,
+  clock: Clock,
+  keyOf: (ctx: Context) => string,
+): Middleware {
+  const refusedUntil = new Map<string, number>();
+  const remember = (key: string, untilMs: number) => {
+    refusedUntil.set(key, untilMs);
+    if (refusedUntil.size > 10_000) refusedUntil.delete(refusedUntil.keys().next().value as string);
+  };
+  return async (ctx, next) => {
+    const key = keyOf(ctx);
+    const nowMs = clock.now().getTime();
+    const bucket = limiter.bucketFor(key, nowMs);
+    const until = refusedUntil.get(key);
+    if (!bucket || (until !== undefined && until > nowMs)) {
+      await enforceLimits(ctx, clock, [{ limiter, key }]);
+      refusedUntil.delete(key);
+      return next();
+    }
+    let settled = false;
+    const settle = (state: { allowed: boolean; tokens: number }) => {
+      settled = true;
+      const decision = bucketDecision(state.allowed, state.tokens, limiter.burst, limiter.ratePerSecond);
+      setHeaders(ctx, decision);
+      if (decision.allowed) return;
+      remember(key, nowMs + decision.retryAfterSeconds * 1000);
+      throw refusal('rate_limited', decision.retryAfterSeconds);
+    };
+    ctx.state.claimedLimit = { bucket, settle };
+    try {
+      await next();
+    } finally {
+      if (!settled) {
+        // Answered already (its own error, say): a refusal applies to the key's next requests.
+        const decision = await limiter.take(key, nowMs);
+        setHeaders(ctx, decision);
+        if (!decision.allowed) remember(key, nowMs + decision.retryAfterSeconds * 1000);
+      }
     }
   };
 }

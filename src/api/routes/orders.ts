@@ -47,6 +47,8 @@ export const refundBody = z.preprocess(
 export type OrderRouteDeps = OrderDeps & {
   logger: Logger;
   rateLimit: Middleware;
+  /** Evaluate's rate limit, taken with its idempotency claim (src/api/middleware/rate-limit.ts); else rateLimit. */
+  evaluateRateLimit?: Middleware;
   /** The card networks' region, for the lookup's retryBudget (docs/network-rules.md); default US and Canada. */
   networkRegion?: NetworkRegion;
 };
@@ -68,7 +70,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     return found;
   }
 
-  router.post('/v1/evaluate', deps.rateLimit, async (ctx) => {
+  router.post('/v1/evaluate', deps.evaluateRateLimit ?? deps.rateLimit, async (ctx) => {
     const acting = { merchantId: merchantOf(ctx), partnerId: principalOf(ctx.state).partnerId };
     const body = parseInput(evaluateRequest, ctx.request.body);
     const counter = evaluateCounter(deps.workflows);

@@ -11,7 +11,7 @@ import { ApiError } from '../../domain/errors';
 import { withoutNulls } from '../../domain/orders/evaluate-request';
 import type { VaultKey } from '../../domain/vault-cipher';
 import { payingMerchant } from '../access';
-import { bearerAuth, principalOf, requireScope } from '../middleware/authenticate';
+import { principalOf, requireScope } from '../middleware/authenticate';
 import { stateOf } from '../state';
 import { parseInput } from '../validation';
 
@@ -80,8 +80,7 @@ function parseBody(raw: unknown) {
  * the one deviation docs/compatibility.md lists. Our own body with a bearer token is refused
  * (401 `401004`), as the interface says.
  */
-export function tokenizationKeyAuth(db: Db, clock: Clock): Middleware {
-  const bearer = bearerAuth(db, clock);
+export function tokenizationKeyAuth(db: Db, bearer: Middleware): Middleware {
   const payments = requireScope('payments');
   return async (ctx, next) => {
     const key = ctx.get(TOKENIZATION_KEY_HEADER);
@@ -113,9 +112,11 @@ export function tokenizeRoutes(deps: {
   environment: Environment;
   vaultKeys: VaultKey[];
   rateLimit: Middleware;
+  /** The app's bearer check (src/api/middleware/authenticate.ts), for ActiveMerchant's bearer-token calls. */
+  bearer: Middleware;
 }): Router {
   const router = new Router();
-  router.post('/v1/tokenize', tokenizationKeyAuth(deps.db, deps.clock), deps.rateLimit, async (ctx) => {
+  router.post('/v1/tokenize', tokenizationKeyAuth(deps.db, deps.bearer), deps.rateLimit, async (ctx) => {
     const input = parseBody(ctx.request.body);
     const card = checkCardForVault(input, deps.environment, deps.clock.now());
     const { card: vaulted, created } = await vaultCard(

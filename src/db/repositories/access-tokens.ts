@@ -29,17 +29,24 @@ export async function issueAccessToken(
 
 export type TokenResolution = { principal: Principal } | { problem: 'unknown' | 'expired' };
 
-export async function resolveAccessToken(db: Db, token: string, now: Date): Promise<TokenResolution> {
+/** A live token as stored: whose key it is and until when it is valid. */
+export interface AccessTokenGrant {
+  principal: Principal;
+  expiresAt: Date;
+}
+
+/** The token's grant, by its hash; undefined when unknown or its key is revoked. */
+export async function findAccessTokenGrant(db: Db, tokenHash: string): Promise<AccessTokenGrant | undefined> {
   const row = (await db('access_tokens as t')
     .join('api_keys as k', 'k.id', 't.api_key_id')
-    .where('t.token_hash', hashSecret(token))
+    .where('t.token_hash', tokenHash)
     .whereNull('k.revoked_at')
     .first('t.expires_at', 'k.id', 'k.owner_type', 'k.partner_id', 'k.merchant_id', 'k.scopes')) as
     | (Pick<ApiKeyRow, 'id' | 'owner_type' | 'partner_id' | 'merchant_id' | 'scopes'> & { expires_at: Date })
     | undefined;
-  if (!row) return { problem: 'unknown' };
-  if (now >= row.expires_at) return { problem: 'expired' };
+  if (!row) return undefined;
   return {
+    expiresAt: row.expires_at,
     principal: {
       apiKeyId: row.id,
       ownerType: row.owner_type,
@@ -48,4 +55,15 @@ export async function resolveAccessToken(db: Db, token: string, now: Date): Prom
       scopes: row.scopes,
     },
   };
+}
+
+/** What a grant (or its absence) means at `now`. */
+export function judgeGrant(grant: AccessTokenGrant | undefined, now: Date): TokenResolution {
+  if (!grant) return { problem: 'unknown' };
+  if (now >= grant.expiresAt) return { problem: 'expired' };
+  return { principal: grant.principal };
+}
+
+export async function resolveAccessToken(db: Db, token: string, now: Date): Promise<TokenResolution> {
+  return judgeGrant(await findAccessTokenGrant(db, hashSecret(token)), now);
 }

@@ -13,7 +13,7 @@ export interface VaultedCard {
   expiryYear: number;
 }
 
-function view(row: CardVaultRecord): VaultedCard {
+export function vaultedCardView(row: CardVaultRecord): VaultedCard {
   return {
     token: row.token,
     brand: row.brand,
@@ -47,7 +47,7 @@ export async function vaultCard(
         .update({ expiry_month: input.expiryMonth, expiry_year: input.expiryYear })
         .returning('*');
       if (!updated) throw new Error('card_vault update returned no row');
-      return { card: view(updated), created: false };
+      return { card: vaultedCardView(updated), created: false };
     }
     // The active key's fingerprint is first; the others find cards vaulted under older keys.
     const [active] = fingerprints;
@@ -71,7 +71,7 @@ export async function vaultCard(
       })
       .returning('*');
     if (!row) throw new Error('card_vault insert returned no row');
-    return { card: view(row), created: true };
+    return { card: vaultedCardView(row), created: true };
   });
 }
 
@@ -93,7 +93,7 @@ export async function isVaultedCard(
 
 export async function findVaultedCard(db: Db, merchantId: string, token: string): Promise<VaultedCard | undefined> {
   const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
-  return row ? view(row) : undefined;
+  return row ? vaultedCardView(row) : undefined;
 }
 
 /**
@@ -109,7 +109,7 @@ export async function revealVaultedCard(
   const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
   if (!row) return undefined;
   const sealed = { keyId: row.key_id, iv: row.iv, ciphertext: row.ciphertext, authTag: row.auth_tag };
-  return { card: view(row), pan: openCard(sealed, merchantId, token, keys) };
+  return { card: vaultedCardView(row), pan: openCard(sealed, merchantId, token, keys) };
 }
 
 /** The card number behind a token, for the processor only; undefined for another merchant's token. */

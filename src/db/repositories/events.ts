@@ -11,13 +11,20 @@ export type EventRow = EventRecord;
  * so none is lost and none is announced for a change that did not happen. Delivery reads it.
  * Inserting an event twice (an activity retry) is harmless: its id is fixed by the workflow.
  */
-export async function insertOrderEvents(
-  trx: Db,
-  state: Pick<OrderState, 'orderId' | 'merchantId' | 'partnerId' | 'externalOrderId' | 'confirmationId' | 'isTestMode'>,
-  events: OrderEvent[],
-): Promise<void> {
-  if (events.length === 0) return;
-  await trx('events')
+export async function insertOrderEvents(trx: Db, state: EventOwner, events: OrderEvent[]): Promise<void> {
+  const insert = orderEventsInsert(trx, state, events);
+  if (insert) await insert;
+}
+
+type EventOwner = Pick<
+  OrderState,
+  'orderId' | 'merchantId' | 'partnerId' | 'externalOrderId' | 'confirmationId' | 'isTestMode'
+>;
+
+/** The insert of insertOrderEvents, not yet sent (undefined when there are none), to go with other writes. */
+export function orderEventsInsert(db: Db, state: EventOwner, events: OrderEvent[]) {
+  if (events.length === 0) return undefined;
+  return db('events')
     .insert(
       events.map((e) => ({
         id: e.id,

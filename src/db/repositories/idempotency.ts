@@ -1,5 +1,6 @@
 import type { Db } from '../knex';
 import type { IdempotencyKeyRecord } from '../tables/idempotency-keys';
+import { type BucketTake, type SharedBucketState, takeTokenSql } from './rate-limits';
 
 /**
  * Idempotency records: one per (merchant, idempotencyKey), kept 24 hours. The first request
@@ -24,10 +25,16 @@ export const LEASE_MS = 5_000;
  */
 const STORE_TIMEOUT_MS = 1_000;
 
-export type Claim =
+export type Claim = (
   | { kind: 'claimed' }
   | { kind: 'replay'; status: number; body: string }
-  | { kind: 'conflict'; reason: 'in_flight' | 'mismatch' };
+  | { kind: 'conflict'; reason: 'in_flight' | 'mismatch' }
+  /** The rate limit taken with the claim refused: nothing was claimed. */
+  | { kind: 'rate_limited' }
+) & {
+  /** The bucket the claim took its token from, when it was asked to take one. */
+  limit?: SharedBucketState;
+};
 
 interface Scope {
   merchantId: string;
@@ -48,6 +55,8 @@ export async function claimIdempotencyKey(
   scope: Scope & { operation: string; requestHash: string },
   now: Date,
   claimant: Claimant,
+  /** A rate-limit token to take in the same statement: refused, nothing is claimed. */
+  bucket?: BucketTake,
 ): Promise<Claim> {
   const fresh = {
     merchant_id: scope.merchantId,
@@ -61,14 +70,22 @@ export async function claimIdempotencyKey(
     claim_id: claimant.claimId,
   };
   const where = { merchant_id: scope.merchantId, key: scope.key };
+  let limit: SharedBucketState | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await db('idempotency_keys')
-      .insert(fresh)
-      .onConflict(['merchant_id', 'key'])
-      .ignore()
-      .returning('key')
-      .timeout(STORE_TIMEOUT_MS, { cancel: true });
-    if (inserted.length) return { kind: 'claimed' };
+    if (bucket && !limit) {
+      const taken = await claimWithToken(db, fresh, bucket);
+      limit = taken.limit;
+      if (!limit.allowed) return { kind: 'rate_limited', limit };
+      if (taken.claimed) return { kind: 'claimed', limit };
+    } else {
+      const inserted = await db('idempotency_keys')
+        .insert(fresh)
+        .onConflict(['merchant_id', 'key'])
+        .ignore()
+        .returning('key')
+        .timeout(STORE_TIMEOUT_MS, { cancel: true });
+      if (inserted.length) return { kind: 'claimed', ...(limit && { limit }) };
+    }
     const row = (await db('idempotency_keys as k')
       .leftJoin('api_processes as p', 'p.id', 'k.owner_id')
       .where({ 'k.merchant_id': scope.merchantId, 'k.key': scope.key })
@@ -89,12 +106,13 @@ export async function claimIdempotencyKey(
         .timeout(STORE_TIMEOUT_MS, { cancel: true });
       continue;
     }
+    const taken = limit && { limit };
     if (row.operation !== scope.operation || row.request_hash !== scope.requestHash)
-      return { kind: 'conflict', reason: 'mismatch' };
+      return { kind: 'conflict', reason: 'mismatch', ...taken };
     if (row.state === 'completed')
-      return { kind: 'replay', status: row.response_status as number, body: row.response_body as string };
-    if (!isAbandoned(row, now)) return { kind: 'conflict', reason: 'in_flight' };
-    const taken = await db('idempotency_keys')
+      return { kind: 'replay', status: row.response_status as number, body: row.response_body as string, ...taken };
+    if (!isAbandoned(row, now)) return { kind: 'conflict', reason: 'in_flight', ...taken };
+    const takenOver = await db('idempotency_keys')
       .where({ ...where, state: 'in_flight' })
       .andWhere((q) =>
         row.claim_id === null
@@ -103,9 +121,50 @@ export async function claimIdempotencyKey(
       )
       .update({ created_at: now, owner_id: claimant.ownerId, claim_id: claimant.claimId })
       .timeout(STORE_TIMEOUT_MS, { cancel: true });
-    return taken ? { kind: 'claimed' } : { kind: 'conflict', reason: 'in_flight' };
+    return takenOver ? { kind: 'claimed', ...taken } : { kind: 'conflict', reason: 'in_flight', ...taken };
   }
-  return { kind: 'conflict', reason: 'in_flight' };
+  return { kind: 'conflict', reason: 'in_flight', ...(limit && { limit }) };
+}
+
+/**
+ * The rate limit's token and the claim in one statement: the bucket's upsert, then the key's
+ * insert only when the bucket allowed it (and nobody holds the key). One round trip where there
+ * were two.
+ */
+async function claimWithToken(
+  db: Db,
+  fresh: Omit<IdempotencyKeyRecord, 'response_status' | 'response_body'>,
+  bucket: BucketTake,
+): Promise<{ limit: SharedBucketState; claimed: boolean }> {
+  const take = takeTokenSql(bucket);
+  const result = await db
+    .raw(
+      `with bucket as (${take.sql}),
+       claimed as (
+         insert into idempotency_keys
+           (merchant_id, key, operation, request_hash, state, created_at, expires_at, owner_id, claim_id)
+         select ?::uuid, ?::uuid, ?, ?, 'in_flight', ?::timestamptz, ?::timestamptz, ?::uuid, ?::uuid
+         where (select allowed from bucket)
+         on conflict (merchant_id, key) do nothing
+         returning key
+       )
+       select bucket.tokens, bucket.allowed, exists (select 1 from claimed) as claimed from bucket`,
+      [
+        ...take.bindings,
+        fresh.merchant_id,
+        fresh.key,
+        fresh.operation,
+        fresh.request_hash,
+        fresh.created_at,
+        fresh.expires_at,
+        fresh.owner_id,
+        fresh.claim_id,
+      ],
+    )
+    .timeout(STORE_TIMEOUT_MS, { cancel: true });
+  const row = (result as { rows: Array<{ tokens: number; allowed: boolean; claimed: boolean }> }).rows[0];
+  if (!row) throw new Error('rate limit bucket not returned');
+  return { limit: { allowed: row.allowed, tokens: row.tokens }, claimed: row.claimed };
 }
 
 /** An in-flight claim may be taken over when its owner is dead, or it is older than the backstop. */

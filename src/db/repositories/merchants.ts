@@ -10,7 +10,12 @@ export async function findMerchant(db: Db, id: string): Promise<MerchantRow | un
 }
 
 export async function getMerchantSettings(db: Db, merchantId: string): Promise<MerchantSettings> {
-  const row = await db('merchant_settings').where({ merchant_id: merchantId }).first();
+  return merchantSettingsOf(await db('merchant_settings').where({ merchant_id: merchantId }).first());
+}
+
+/** A merchant_settings row as settings (the defaults when the merchant saved none). */
+// biome-ignore lint/suspicious/noExplicitAny: the row as knex or pg gives it
+export function merchantSettingsOf(row: any): MerchantSettings {
   if (!row) return { ...DEFAULT_MERCHANT_SETTINGS };
   return {
     defaultExpiryHours: row.default_expiry_hours,

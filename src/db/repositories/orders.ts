@@ -4,68 +4,72 @@ import { outboxEvent } from '../../domain/orders/domain-events';
 import { ORDER_STATUS, STATUS_WORD } from '../../domain/orders/status';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Db } from '../knex';
+import { type Write, writeAsOneStatement } from '../one-statement';
 import type { ChargeRecord } from '../tables/charges';
 import type { OrderRecord } from '../tables/orders';
 import { chargeAttemptView, listOrderCharges } from './charges';
-import { insertOrderEvents } from './events';
+import { orderEventsInsert } from './events';
 
 /**
- * Writes one transition of an order durably: the state, the transition row and the events, in
- * one transaction. Idempotent: a re-run of the same version rewrites the same row and events (ids
- * derived from order, version and position), and an older version never overwrites a newer one.
+ * Writes one transition of an order durably: the state, the transition row and the events, as
+ * one statement (one round trip, atomic: src/db/one-statement.ts). Idempotent: a re-run of the
+ * same version rewrites the same row and events (ids derived from order, version and position),
+ * and an older version never overwrites a newer one.
  * `refunded_amount` is owned by the refunds ledger (src/db/repositories/refunds.ts), never written here.
  */
 export async function persistOrder(db: Db, input: PersistOrderInput): Promise<void> {
   const s = input.state;
-  await db.transaction(async (trx) => {
-    const row = {
-      id: s.orderId,
-      version: s.version,
-      merchant_id: s.merchantId,
-      partner_id: s.partnerId,
-      external_order_id: s.externalOrderId,
-      order_session_key: s.orderSessionKey,
-      workflow_id: orderWorkflowId(s.merchantId, s.externalOrderId),
-      is_test_mode: s.isTestMode,
-      flow: s.flow,
-      transaction_type: s.transactionType,
-      is_mit: s.isMIT,
-      is_recurring: s.isRecurring,
-      status: ORDER_STATUS[s.status],
-      status_name: s.status,
-      outcome: s.outcome,
-      amount: s.amount,
-      currency: s.currency,
-      authorized_amount: s.authorizedAmount,
-      captured_amount: s.capturedAmount,
-      refunded_amount: s.refundedAmount,
-      card_token: s.card.token,
-      card_brand: s.card.brand,
-      card_bin: s.card.bin,
-      card_last4: s.card.last4,
-      sense_key: s.senseKey,
-      response_code: s.responseCode,
-      attempt_count: s.attemptCount,
-      service_attempts: s.serviceAttempts,
-      charge_outcome_unknown: s.chargeOutcomeUnknown ?? false,
-      declined_at: s.declinedAtUtc,
-      window_ends_at: s.windowEndsAtUtc,
-      capture_before: s.captureBeforeUtc,
-      confirmation_id: s.confirmationId,
-      authorization_id: s.authorizationId,
-      score: s.score,
-      reasons: s.reasons,
-      device_signals_used: s.deviceSignalsUsed,
-      created_at: s.createdAtUtc,
-      updated_at: s.updatedAtUtc,
-      completed_at: s.completedAtUtc,
-      cancelled_at: s.cancelledAtUtc,
-      expired_at: s.expiredAtUtc,
-    };
-    const { id: _id, merchant_id: _m, external_order_id: _e, created_at: _c, refunded_amount: _r, ...mutable } = row;
-    await trx('orders').insert(row).onConflict('id').merge(mutable).where('orders.version', '<=', s.version);
-    if (input.transition) {
-      await trx('order_transitions')
+  const row = {
+    id: s.orderId,
+    version: s.version,
+    merchant_id: s.merchantId,
+    partner_id: s.partnerId,
+    external_order_id: s.externalOrderId,
+    order_session_key: s.orderSessionKey,
+    workflow_id: orderWorkflowId(s.merchantId, s.externalOrderId),
+    is_test_mode: s.isTestMode,
+    flow: s.flow,
+    transaction_type: s.transactionType,
+    is_mit: s.isMIT,
+    is_recurring: s.isRecurring,
+    status: ORDER_STATUS[s.status],
+    status_name: s.status,
+    outcome: s.outcome,
+    amount: s.amount,
+    currency: s.currency,
+    authorized_amount: s.authorizedAmount,
+    captured_amount: s.capturedAmount,
+    refunded_amount: s.refundedAmount,
+    card_token: s.card.token,
+    card_brand: s.card.brand,
+    card_bin: s.card.bin,
+    card_last4: s.card.last4,
+    sense_key: s.senseKey,
+    response_code: s.responseCode,
+    attempt_count: s.attemptCount,
+    service_attempts: s.serviceAttempts,
+    charge_outcome_unknown: s.chargeOutcomeUnknown ?? false,
+    declined_at: s.declinedAtUtc,
+    window_ends_at: s.windowEndsAtUtc,
+    capture_before: s.captureBeforeUtc,
+    confirmation_id: s.confirmationId,
+    authorization_id: s.authorizationId,
+    score: s.score,
+    reasons: s.reasons,
+    device_signals_used: s.deviceSignalsUsed,
+    created_at: s.createdAtUtc,
+    updated_at: s.updatedAtUtc,
+    completed_at: s.completedAtUtc,
+    cancelled_at: s.cancelledAtUtc,
+    expired_at: s.expiredAtUtc,
+  };
+  const { id: _id, merchant_id: _m, external_order_id: _e, created_at: _c, refunded_amount: _r, ...mutable } = row;
+  const writes: Write[] = [
+    db('orders').insert(row).onConflict('id').merge(mutable).where('orders.version', '<=', s.version),
+  ];
+  if (input.transition) {
+    writes.push(
+      db('order_transitions')
         .insert({
           order_id: s.orderId,
           version: s.version,
@@ -75,17 +79,19 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
           at: s.updatedAtUtc,
         })
         .onConflict(['order_id', 'version'])
-        .ignore();
-    }
-    await insertOrderEvents(
-      trx,
-      s,
-      input.events.map(outboxEvent).map((e, position) => ({
-        id: derivedUuid('event', s.orderId, String(s.version), String(position), e.name),
-        ...e,
-      })),
+        .ignore(),
     );
-  });
+  }
+  const events = orderEventsInsert(
+    db,
+    s,
+    input.events.map(outboxEvent).map((e, position) => ({
+      id: derivedUuid('event', s.orderId, String(s.version), String(position), e.name),
+      ...e,
+    })),
+  );
+  if (events) writes.push(events);
+  await writeAsOneStatement(db, writes);
 }
 
 /** An `orders` row as read (its columns: src/db/tables/orders.ts). */

@@ -9,18 +9,22 @@ export interface SharedBucketState {
 // The bucket refilled up to now (the app's clock, passed in: a clock behind the row counts as 0).
 const REFILLED = `least(excluded.burst, b.tokens + greatest(0, excluded.updated_ms - b.updated_ms) / 1000.0 * excluded.rate_per_second)`;
 
+/** One token to take from a shared bucket (a missing bucket is full). */
+export interface BucketTake {
+  key: string;
+  burst: number;
+  ratePerSecond: number;
+  nowMs: number;
+}
+
 /**
- * Takes one token from the bucket `key`, in one atomic statement (the row lock of the upsert
- * serialises concurrent takers across every API process): a missing bucket is full.
+ * The upsert that takes one token from a bucket (`rate_limit_buckets`), as SQL and bindings, for
+ * this file and for statements that take a token beside their own work (the idempotency claim).
+ * The row lock of the upsert serialises concurrent takers across every API process.
  */
-export async function takeSharedToken(
-  db: Db,
-  bucket: { key: string; burst: number; ratePerSecond: number; nowMs: number },
-  timeoutMs: number,
-): Promise<SharedBucketState> {
-  const result = await db
-    .raw(
-      `insert into rate_limit_buckets as b (key, tokens, burst, rate_per_second, updated_ms, allowed)
+export function takeTokenSql(bucket: BucketTake): { sql: string; bindings: Array<string | number> } {
+  return {
+    sql: `insert into rate_limit_buckets as b (key, tokens, burst, rate_per_second, updated_ms, allowed)
        values (?, ?, ?, ?, ?, true)
        on conflict (key) do update set
          tokens = case when ${REFILLED} >= 1 then ${REFILLED} - 1 else ${REFILLED} end,
@@ -29,9 +33,14 @@ export async function takeSharedToken(
          rate_per_second = excluded.rate_per_second,
          updated_ms = greatest(b.updated_ms, excluded.updated_ms)
        returning tokens, allowed`,
-      [bucket.key, bucket.burst - 1, bucket.burst, bucket.ratePerSecond, Math.round(bucket.nowMs)],
-    )
-    .timeout(timeoutMs, { cancel: true });
+    bindings: [bucket.key, bucket.burst - 1, bucket.burst, bucket.ratePerSecond, Math.round(bucket.nowMs)],
+  };
+}
+
+/** Takes one token from the bucket `key`, in one atomic statement. */
+export async function takeSharedToken(db: Db, bucket: BucketTake, timeoutMs: number): Promise<SharedBucketState> {
+  const { sql, bindings } = takeTokenSql(bucket);
+  const result = await db.raw(sql, bindings).timeout(timeoutMs, { cancel: true });
   const row = (result as { rows: Array<{ tokens: number; allowed: boolean }> }).rows[0];
   if (!row) throw new Error('rate limit bucket not returned');
   return { allowed: row.allowed, tokens: row.tokens };

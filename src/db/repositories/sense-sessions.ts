@@ -5,6 +5,12 @@ import type { SenseSessionRecord } from '../tables/sense-sessions';
 /** A row of `sense_sessions` (its columns: src/db/tables/sense-sessions.ts). */
 export type SenseSessionRow = SenseSessionRecord;
 
+/** Its timestamp columns, read as Dates (for rows that arrive as JSON: src/db/json-row.ts). */
+export const SENSE_SESSION_INSTANTS = [
+  'first_seen_at',
+  'last_seen_at',
+] as const satisfies readonly (keyof SenseSessionRow)[];
+
 /**
  * Stores one accepted batch: creates or refreshes the session (last seen now; the bound
  * externalOrderId and the fingerprint kept when a batch does not repeat them) and appends its

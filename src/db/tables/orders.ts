@@ -49,6 +49,18 @@ export interface OrderRecord {
   expired_at: Date | null;
 }
 
+/** Its timestamp columns, read as Dates (for rows that arrive as JSON: src/db/json-row.ts). */
+export const ORDER_INSTANTS = [
+  'declined_at',
+  'window_ends_at',
+  'capture_before',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'cancelled_at',
+  'expired_at',
+] as const satisfies readonly (keyof OrderRecord)[];
+
 type Timestamps = 'declined_at' | 'window_ends_at' | 'capture_before' | 'created_at' | 'updated_at';
 type EndTimestamps = 'completed_at' | 'cancelled_at' | 'expired_at';
 

@@ -1,8 +1,9 @@
 import * as apiKeys from '../../routes/api-keys';
 import { apiKey, apiKeyList, apiKeyMaybeWithSecret, apiKeyWithSecret } from '../answers/keys';
 import * as example from '../examples/identity';
+import { health, liveness, readiness, workerHealth } from '../health-schemas';
 import { BEARER_ERRORS, type Operation } from '../registry';
-import { accessToken, health, liveness, readiness, tokenRequest, workerHealth } from '../schemas';
+import { accessToken, tokenRequest } from '../schemas';
 
 const keys = { tag: 'API keys', auth: 'bearer', scope: 'api_keys' } as const;
 const keyErrors = [...BEARER_ERRORS, 'merchant_forbidden', 'api_key_not_found'] as const;

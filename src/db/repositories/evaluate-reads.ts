@@ -1,0 +1,68 @@
+import type { MerchantSettings } from '../../domain/merchant-settings';
+import { rowFromJson } from '../json-row';
+import type { Db } from '../knex';
+import type { CardVaultRecord } from '../tables/card-vault';
+import { ORDER_INSTANTS } from '../tables/orders';
+import { type VaultedCard, vaultedCardView } from './card-vault';
+import { merchantSettingsOf } from './merchants';
+import type { OrderRow } from './orders';
+import { SENSE_SESSION_INSTANTS, type SenseSessionRow } from './sense-sessions';
+
+/** What an evaluate reads before it claims its key: the order it continues, its card, its widget session. */
+export interface EvaluateRows {
+  settings: MerchantSettings;
+  existing: OrderRow | undefined;
+  tokenCard: VaultedCard | undefined;
+  senseSession: SenseSessionRow | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The card's clear fields only: the sealed number never leaves Postgres on this path. */
+type ClearCard = Pick<CardVaultRecord, 'token' | 'brand' | 'bin' | 'last4' | 'expiry_month' | 'expiry_year'>;
+
+/**
+ * One statement, each read a scalar subquery answering its row as JSON (null when none, or when
+ * not asked: a token or senseKey that is no UUID is bound as null and matches nothing).
+ */
+const READS = `
+select
+  (select to_jsonb(s) from merchant_settings s where s.merchant_id = :merchant) as settings,
+  (select to_jsonb(o) from orders o
+    where o.merchant_id = :merchant and o.external_order_id = :externalOrderId limit 1) as existing,
+  (select to_jsonb(c) from (
+    select token, brand, bin, last4, expiry_month, expiry_year from card_vault
+    where token = cast(:token as uuid) and merchant_id = :merchant limit 1) c) as token_card,
+  (select to_jsonb(ss) from sense_sessions ss
+    where ss.merchant_id = :merchant and ss.sense_key = cast(:senseKey as uuid) limit 1) as sense_session`;
+
+type Json = Record<string, unknown> | null;
+
+/**
+ * The evaluate's reads in one round trip: the merchant's settings, its order with this
+ * externalOrderId, the merchant's vaulted card `token`, its widget session `senseKey` (the same
+ * rows, typed the same, as merchantSettingsOf, findMerchantOrderByExternalId, findVaultedCard and
+ * findSenseSession give).
+ */
+export async function readEvaluateRows(
+  db: Db,
+  ask: { merchantId: string; externalOrderId: string; token?: string | undefined; senseKey?: string | undefined },
+): Promise<EvaluateRows> {
+  const uuidOrNull = (value: string | undefined) => (value !== undefined && UUID.test(value) ? value : null);
+  const answer = await db.raw<{
+    rows: Array<{ settings: Json; existing: Json; token_card: Json; sense_session: Json }>;
+  }>(READS, {
+    merchant: ask.merchantId,
+    externalOrderId: ask.externalOrderId,
+    token: uuidOrNull(ask.token),
+    senseKey: uuidOrNull(ask.senseKey),
+  });
+  const row = answer.rows[0];
+  const card = rowFromJson<ClearCard>(row?.token_card, []);
+  return {
+    settings: merchantSettingsOf(row?.settings),
+    existing: rowFromJson<OrderRow>(row?.existing, ORDER_INSTANTS),
+    tokenCard: card ? vaultedCardView(card as CardVaultRecord) : undefined,
+    senseSession: rowFromJson<SenseSessionRow>(row?.sense_session, SENSE_SESSION_INSTANTS),
+  };
+}

@@ -11,15 +11,20 @@ export type FaultPoint = (typeof FAULT_POINTS)[number];
 
 let armed: FaultPoint | undefined;
 
-/** Reads FAULT_KILL_AT once; throws on an unknown point, or in production without FC_TEST_FAULTS=1. */
-export function armFaultPoints(env: NodeJS.ProcessEnv): FaultPoint | undefined {
+/** The point FAULT_KILL_AT names, if any; throws on an unknown one, or in production without FC_TEST_FAULTS=1. */
+export function faultPointOf(env: NodeJS.ProcessEnv): FaultPoint | undefined {
   const point = env.FAULT_KILL_AT;
   if (!point) return undefined;
   if (!(FAULT_POINTS as readonly string[]).includes(point))
     throw new Error(`FAULT_KILL_AT must be one of ${FAULT_POINTS.join(', ')}`);
   if ((env.FC_ENVIRONMENT ?? 'sandbox') !== 'sandbox' && env.FC_TEST_FAULTS !== '1')
     throw new Error('FAULT_KILL_AT is for tests: refused in production without FC_TEST_FAULTS=1');
-  armed = point as FaultPoint;
+  return point as FaultPoint;
+}
+
+/** Arms this process (the worker, once at start-up) at the point FAULT_KILL_AT names. */
+export function armFaultPoints(env: NodeJS.ProcessEnv): FaultPoint | undefined {
+  armed = faultPointOf(env);
   return armed;
 }
 

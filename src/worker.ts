@@ -1,6 +1,7 @@
 // First: hooks HTTP and pg for tracing before anything loads them (a no-op when tracing is off).
 import './observability/instrument';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import { armFaultPoints } from './activities/fault-points';
 import { loadConfigOrExit } from './config';
 import { createDb } from './db/knex';
 import { startHousekeeping } from './housekeeping';
@@ -32,6 +33,13 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, name: 'worker' });
   if (!config.database.url || !config.temporal.address) {
     logger.fatal('the worker process needs DATABASE_URL and TEMPORAL_ADDRESS (npm start runs the whole stack locally)');
+    process.exit(1);
+  }
+  try {
+    // Test-only (the kill-point tests): inert unless FAULT_KILL_AT is set.
+    if (armFaultPoints(process.env)) logger.warn('fault injection armed: this worker kills itself at a charge point');
+  } catch (err) {
+    logger.fatal({ err }, 'refusing to start');
     process.exit(1);
   }
   // Before the workers and the client are made: they take their tracing interceptors from it.

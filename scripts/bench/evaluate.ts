@@ -7,6 +7,8 @@ import autocannon from 'autocannon';
 import Koa from 'koa';
 import { closeServer } from '../../src/api/server';
 import { createDb, type Db } from '../../src/db/knex';
+import { withCitChargeShapeSwitch } from './cit-charge-bundle';
+import { LOCAL_CHARGE_PREFIX } from './cit-charge-marker';
 import { coresBetween, cpuSnapshot } from './cpu-use';
 import { FLOOR_CHARGE_PATH, FLOOR_OPEN_PATH, FLOOR_PATH, floorActivities, floorRoutes } from './floor-route';
 import {
@@ -64,7 +66,7 @@ let load: autocannon.Instance | undefined;
 const statements = { api: 0, worker: 0 };
 
 interface Scenario {
-  key: 'base' | 'floor' | 'floor-charge' | 'cit' | 'floor-open' | 'mit';
+  key: 'base' | 'floor' | 'floor-charge' | 'cit' | 'cit-local' | 'floor-open' | 'mit';
   name: string;
   url: string;
   headers: Record<string, string>;
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
 
   const { config, apiUrl, apiDb, workerDb, pgUrl, logger, metricsUrl } = await startLocalStack({
     workflowsPath: require.resolve('./bench-workflows'),
+    webpackConfigHook: withCitChargeShapeSwitch,
     extraActivities: floorActivities,
     extraRoutes: floorRoutes,
   });
@@ -154,6 +157,15 @@ async function main(): Promise<void> {
       outcome: 'APPROVED',
     },
     {
+      // The same CIT evaluate, its charge a local activity (scripts/bench/cit-charge-shape.ts).
+      key: 'cit-local',
+      name: 'CIT evaluate, local charge',
+      url: `${apiUrl}/v1/evaluate`,
+      headers: auth,
+      body: () => ({ ...citBody(), externalOrderId: `${LOCAL_CHARGE_PREFIX}${randomUUID()}` }),
+      outcome: 'APPROVED',
+    },
+    {
       key: 'floor-open',
       name: SHAPED_FLOORS.mit,
       url: `${apiUrl}${FLOOR_OPEN_PATH}`,
@@ -191,7 +203,9 @@ async function main(): Promise<void> {
   await closedLoop(scenarios.filter((s) => s.key !== 'mit'));
 
   const open: OpenLoopMeasured[] = [];
-  const openScenarios = scenarios.filter((s) => s.key === 'floor' || s.key === 'floor-charge' || s.key === 'cit');
+  const openScenarios = scenarios.filter(
+    (s) => s.key === 'floor' || s.key === 'floor-charge' || s.key === 'cit' || s.key === 'cit-local',
+  );
   for (const rate of OPEN_LOOP_RATES) {
     for (const s of openScenarios) {
       say(`${s.name}: open loop at ${rate} req/s for ${SECONDS} s`);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Client } from '@temporalio/client';
-import { bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
+import { type BundleOptions, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
 import { createApp } from '../../src/api/app';
 import { attachLease, ProcessLease } from '../../src/api/process-lease';
 import { closeServer, listen } from '../../src/api/server';
@@ -72,6 +72,8 @@ export interface LocalStack {
 export interface LocalStackOptions {
   /** A workflows module of the bench's own (src/workflows plus bench-only workflows). */
   workflowsPath?: string;
+  /** With `workflowsPath`: a webpack hook for that bundle (bench-only module replacements). */
+  webpackConfigHook?: BundleOptions['webpackConfigHook'];
   /** Bench-only activities for those workflows, on the in-process worker. */
   extraActivities?: WorkerOptions['activities'];
   /** Bench-only routes mounted after the API's own, behind its middleware. */
@@ -205,7 +207,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     db: workerDb,
     logger,
     ...(options.workflowsPath
-      ? { workflowBundle: await bundleWorkflowCode({ workflowsPath: options.workflowsPath }) }
+      ? {
+          workflowBundle: await bundleWorkflowCode({
+            workflowsPath: options.workflowsPath,
+            ...(options.webpackConfigHook ? { webpackConfigHook: options.webpackConfigHook } : {}),
+          }),
+        }
       : {}),
     ...(options.extraActivities ? { extraActivities: options.extraActivities } : {}),
     // BENCH_WORKER_TUNING='{"maxCachedWorkflows":500}' tries worker settings without a code change.

@@ -10,9 +10,11 @@ import {
   recordChargeIntent,
 } from '../db/repositories/charges';
 import type { ChargeRequestRecord } from '../db/tables/charges';
+import { isCardCharge } from '../domain/orders/charge-attempts';
 import type { LedgerAnswer, LedgerCall } from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
 import type { ChargeOutcome } from '../processors/port';
+import { type FaultPoint, faultPoint } from './fault-points';
 import { storeStep } from './store-failures';
 
 /**
@@ -44,7 +46,10 @@ export function chargeLedger(db: Db) {
     send: (key: string) => Promise<T>,
     answerOf: (answer: T) => ChargeAnswer,
   ): Promise<T & LedgerAnswer> {
+    // The kill-point tests' hooks (test-only, inert unless armed): card charges only.
+    const fault = (point: FaultPoint) => isCardCharge(call.kind) && faultPoint(point);
     const row = await storeStep('record charge intent', () => intent(call));
+    fault('charge.after-intent');
     await storeStep('mark charge sent', () => markChargeSent(db, row.id, new Date()));
     let answer: T;
     try {
@@ -54,7 +59,9 @@ export function chargeLedger(db: Db) {
       await markChargeUnknown(db, row.id).catch(() => undefined);
       throw err;
     }
+    fault('charge.after-answer');
     await storeStep('record charge answer', () => recordChargeAnswer(db, row.id, answerOf(answer), new Date()));
+    fault('charge.after-record');
     return { ...answer, key: row.id };
   }
 

@@ -136,7 +136,10 @@ export async function claimIdempotencyKey(
  * The rate limit's token and the claim in one statement: the bucket's upsert, then the key's
  * insert only when the bucket allowed it (and nobody holds the key). One round trip where there
  * were two. A bucket whose row stays locked past its bound (a slow holder, one merchant's
- * requests queued behind it) fails the statement at once, so nothing is written: `busy`.
+ * requests queued behind it) fails the statement at once, so nothing is written: `busy`. The
+ * bound is the statement's, so a long wait on the key itself (the same key claimed by another
+ * request at that moment) reads as busy too: the process then decides alone for a while, and the
+ * claim without the bucket finds the key in flight, as it would have.
  */
 async function claimWithToken(
   db: Db,

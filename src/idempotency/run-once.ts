@@ -47,6 +47,11 @@ export interface IdempotentCall {
 export interface ClaimedLimit {
   bucket: BucketTake;
   settle(state: SharedBucketState): void;
+  /**
+   * The bucket's row stayed locked past its bound (`cause`): this process's own buckets decide,
+   * as when the shared limits fail (throws 429 when refused).
+   */
+  settleAlone(cause: unknown): void;
 }
 
 /** The answer as stored for replays: the exact text, so a replay is byte-identical. */
@@ -90,24 +95,34 @@ export async function runOnce(
   const claimId = randomUUID();
   const release = () => releaseIdempotencyKey(deps.db, keyScope, claimId);
   // A claim that timed out may still have been written: the holder retries freeing it.
-  const claim = await storeCall(
-    deps.logger,
-    () =>
-      claimIdempotencyKey(
-        deps.db,
-        { ...keyScope, operation: call.operation, requestHash },
-        deps.clock.now(),
-        { ownerId: holder?.id ?? null, claimId },
-        call.limit?.bucket,
-      ),
-    () => holder?.retryLater(claimId, release),
-  );
+  const claimKey = (bucket: BucketTake | undefined) =>
+    storeCall(
+      deps.logger,
+      () =>
+        claimIdempotencyKey(
+          deps.db,
+          { ...keyScope, operation: call.operation, requestHash },
+          deps.clock.now(),
+          { ownerId: holder?.id ?? null, claimId },
+          bucket,
+        ),
+      () => holder?.retryLater(claimId, release),
+    );
+  let claim = await claimKey(call.limit?.bucket);
+  if (claim.kind === 'bucket_busy') {
+    // A busy bucket must not fail the request: the process's own limits decide, then the key is
+    // claimed without the bucket (nothing was written by the first statement).
+    call.limit?.settleAlone(claim.cause);
+    claim = await claimKey(undefined);
+  }
   if (claim.limit) call.limit?.settle(claim.limit);
   if (claim.kind === 'rate_limited') throw new ApiError('rate_limited');
   if (claim.kind === 'replay') return { status: claim.status, text: claim.body, replayed: true };
   if (claim.kind === 'conflict') {
     throw new ApiError(claim.reason === 'mismatch' ? 'idempotency_key_reused' : 'idempotency_request_in_flight');
   }
+  // Only a claim that takes a token can find its bucket busy, and the second one takes none.
+  if (claim.kind !== 'claimed') throw new Error(`unexpected claim: ${claim.kind}`);
 
   let answer: Answer;
   try {

@@ -4,6 +4,7 @@ import { type BucketTake, takeSharedToken } from '../../db/repositories/rate-lim
 import type { Clock } from '../../domain/clock';
 import { ApiError, type ErrorName } from '../../domain/errors';
 import { type BucketDecision, bucketDecision, type RateLimiter, TokenBuckets } from '../../domain/token-bucket';
+import type { ClaimedLimit } from '../../idempotency/run-once';
 import type { Logger } from '../../logger';
 
 /** A shared bucket must answer within this, or this process decides alone for a while. */
@@ -17,6 +18,11 @@ export interface ClaimableLimiter extends RateLimiter {
   ratePerSecond: number;
   /** The bucket to take from in another statement; undefined while the limits are per-process. */
   bucketFor(key: string, nowMs: number): BucketTake | undefined;
+  /**
+   * The shared bucket could not be taken (`cause`: the database failed, or the bucket's row stayed
+   * locked): this process's own bucket decides, and does for FALLBACK_FOR_MS.
+   */
+  takeAlone(key: string, nowMs: number, cause: unknown): BucketDecision;
 }
 
 /**
@@ -37,11 +43,19 @@ export class SharedLimits {
   /** Buckets named `name` (a key prefix), each `burst` deep, refilled at `ratePerSecond`. */
   buckets(name: string, ratePerSecond: number, burst: number): ClaimableLimiter {
     const local = new TokenBuckets(ratePerSecond, burst);
+    const takeAlone = (key: string, nowMs: number, cause: unknown): BucketDecision => {
+      if (Date.now() >= this.localUntil + FALLBACK_FOR_MS) {
+        this.logger.warn({ err: cause }, 'shared rate limits unavailable: per-process limits for now');
+      }
+      this.localUntil = Date.now() + FALLBACK_FOR_MS;
+      return local.take(key, nowMs);
+    };
     return {
       burst,
       ratePerSecond,
       bucketFor: (key: string, nowMs: number) =>
         Date.now() < this.localUntil ? undefined : { key: `${name}:${key}`, burst, ratePerSecond, nowMs },
+      takeAlone,
       take: async (key: string, nowMs: number): Promise<BucketDecision> => {
         if (Date.now() < this.localUntil) return local.take(key, nowMs);
         try {
@@ -51,11 +65,7 @@ export class SharedLimits {
           );
           return bucketDecision(state.allowed, state.tokens, burst, ratePerSecond);
         } catch (err) {
-          if (Date.now() >= this.localUntil + FALLBACK_FOR_MS) {
-            this.logger.warn({ err }, 'shared rate limits unavailable: per-process limits for now');
-          }
-          this.localUntil = Date.now() + FALLBACK_FOR_MS;
-          return local.take(key, nowMs);
+          return takeAlone(key, nowMs, err);
         }
       },
     };
@@ -148,7 +158,9 @@ export function failureLimit(
  * statement (src/db/repositories/idempotency.ts), one round trip for both, and a refusal is the
  * same 429. A request that ends without claiming (refused by validation first, say) takes its
  * token afterwards; a key found refused that way is refused at once, before any work, until its
- * Retry-After has passed. While the shared buckets are failing it is `rateLimit`.
+ * Retry-After has passed. When the claim finds the bucket's row locked past its bound, this
+ * process's own buckets decide (`settleAlone`), as when the shared buckets fail; while they are
+ * failing it is `rateLimit`.
  */
 export function rateLimitWithClaim(
   limiter: ClaimableLimiter,
@@ -171,15 +183,19 @@ export function rateLimitWithClaim(
       return next();
     }
     let settled = false;
-    const settle = (state: { allowed: boolean; tokens: number }) => {
+    const decide = (decision: BucketDecision) => {
       settled = true;
-      const decision = bucketDecision(state.allowed, state.tokens, limiter.burst, limiter.ratePerSecond);
       setHeaders(ctx, decision);
       if (decision.allowed) return;
       remember(key, nowMs + decision.retryAfterSeconds * 1000);
       throw refusal('rate_limited', decision.retryAfterSeconds);
     };
-    ctx.state.claimedLimit = { bucket, settle };
+    const claimedLimit: ClaimedLimit = {
+      bucket,
+      settle: (state) => decide(bucketDecision(state.allowed, state.tokens, limiter.burst, limiter.ratePerSecond)),
+      settleAlone: (cause) => decide(limiter.takeAlone(key, nowMs, cause)),
+    };
+    ctx.state.claimedLimit = claimedLimit;
     try {
       await next();
     } finally {

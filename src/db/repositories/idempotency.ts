@@ -1,6 +1,6 @@
 import type { Db } from '../knex';
 import type { IdempotencyKeyRecord } from '../tables/idempotency-keys';
-import { type BucketTake, type SharedBucketState, takeTokenSql } from './rate-limits';
+import { type BucketTake, bucketLockTimedOut, type SharedBucketState, takeTokenSql } from './rate-limits';
 
 /**
  * Idempotency records: one per (merchant, idempotencyKey), kept 24 hours. The first request
@@ -31,6 +31,11 @@ export type Claim = (
   | { kind: 'conflict'; reason: 'in_flight' | 'mismatch' }
   /** The rate limit taken with the claim refused: nothing was claimed. */
   | { kind: 'rate_limited' }
+  /**
+   * The bucket's row stayed locked past its bound (BUCKET_LOCK_WAIT_MS): nothing was claimed.
+   * The caller decides the limit another way and claims without the bucket.
+   */
+  | { kind: 'bucket_busy'; cause: unknown }
 ) & {
   /** The bucket the claim took its token from, when it was asked to take one. */
   limit?: SharedBucketState;
@@ -55,7 +60,7 @@ export async function claimIdempotencyKey(
   scope: Scope & { operation: string; requestHash: string },
   now: Date,
   claimant: Claimant,
-  /** A rate-limit token to take in the same statement: refused, nothing is claimed. */
+  /** A rate-limit token to take in the same statement: refused (or its row busy), nothing is claimed. */
   bucket?: BucketTake,
 ): Promise<Claim> {
   const fresh = {
@@ -74,6 +79,7 @@ export async function claimIdempotencyKey(
   for (let attempt = 0; attempt < 2; attempt++) {
     if (bucket && !limit) {
       const taken = await claimWithToken(db, fresh, bucket);
+      if ('busy' in taken) return { kind: 'bucket_busy', cause: taken.busy };
       limit = taken.limit;
       if (!limit.allowed) return { kind: 'rate_limited', limit };
       if (taken.claimed) return { kind: 'claimed', limit };
@@ -129,13 +135,17 @@ export async function claimIdempotencyKey(
 /**
  * The rate limit's token and the claim in one statement: the bucket's upsert, then the key's
  * insert only when the bucket allowed it (and nobody holds the key). One round trip where there
- * were two.
+ * were two. A bucket whose row stays locked past its bound (a slow holder, one merchant's
+ * requests queued behind it) fails the statement at once, so nothing is written: `busy`. The
+ * bound is the statement's, so a long wait on the key itself (the same key claimed by another
+ * request at that moment) reads as busy too: the process then decides alone for a while, and the
+ * claim without the bucket finds the key in flight, as it would have.
  */
 async function claimWithToken(
   db: Db,
   fresh: Omit<IdempotencyKeyRecord, 'response_status' | 'response_body'>,
   bucket: BucketTake,
-): Promise<{ limit: SharedBucketState; claimed: boolean }> {
+): Promise<{ limit: SharedBucketState; claimed: boolean } | { busy: unknown }> {
   const take = takeTokenSql(bucket);
   const result = await db
     .raw(
@@ -161,7 +171,12 @@ async function claimWithToken(
         fresh.claim_id,
       ],
     )
-    .timeout(STORE_TIMEOUT_MS, { cancel: true });
+    .timeout(STORE_TIMEOUT_MS, { cancel: true })
+    .catch((err: unknown) => {
+      if (bucketLockTimedOut(err)) return { busy: err };
+      throw err;
+    });
+  if ('busy' in result) return result;
   const row = (result as { rows: Array<{ tokens: number; allowed: boolean; claimed: boolean }> }).rows[0];
   if (!row) throw new Error('rate limit bucket not returned');
   return { limit: { allowed: row.allowed, tokens: row.tokens }, claimed: row.claimed };

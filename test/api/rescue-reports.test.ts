@@ -33,14 +33,18 @@ interface Seed {
   completedAt?: string;
   cancelledAt?: string;
   expiredAt?: string;
+  /** A later write of an order already recorded. */
+  orderId?: string;
+  externalOrderId?: string;
+  version?: number;
 }
 
 /** An order's read-model row written by the repository the order workflow's activity writes with. */
 async function record(stack: TestStack, s: Seed): Promise<string> {
-  const orderId = randomUUID();
-  const externalOrderId = `shop-${randomUUID()}`;
+  const orderId = s.orderId ?? randomUUID();
+  const externalOrderId = s.externalOrderId ?? `shop-${randomUUID()}`;
   const state: OrderState = {
-    version: 2,
+    version: s.version ?? 2,
     orderId,
     orderSessionKey: randomUUID(),
     merchantId: s.mid,
@@ -496,5 +500,56 @@ describe('rescue reports: GET /v1/reports/rescues and the operator’s, through 
     // The back office needs the admin credential; a merchant's token is none.
     const asMerchant = await api(tokenA, '/v1/admin/reports/rescues');
     expect([asMerchant.status, asMerchant.body.error.id]).toEqual([401, '401010']);
+  });
+
+  it('gives the operator, from its rollup, the figures a scan of the merchant’s orders gives, as they change', async () => {
+    // Whole days (the rollup alone), a partial first day, a partial last day (the rollup and a scan).
+    const ranges = [
+      RANGE,
+      'from=2026-03-01T09:30:00Z&to=2026-03-03T00:00:00Z',
+      'from=2026-02-28T12:00:00Z&to=2026-03-02T06:30:00Z',
+    ];
+    const agree = async () => {
+      for (const range of ranges) {
+        for (const groupBy of ['day', 'declineCode', 'flow', 'currency']) {
+          const query = `${range}&groupBy=${groupBy}`;
+          const merchant = await api(tokenA, `/v1/reports/rescues?${query}`);
+          const operator = await api(ADMIN, `/v1/admin/reports/rescues?${query}&partnerId=${a.pid}`);
+          expect([query, operator.body.totals, operator.body.groups]).toEqual([
+            query,
+            merchant.body.totals,
+            merchant.body.groups,
+          ]);
+        }
+      }
+      return (await api(ADMIN, `/v1/admin/reports/rescues?${RANGE}&partnerId=${a.pid}`)).body.totals;
+    };
+    expect(await agree()).toMatchObject({ submitted: 6, rescued: 3 });
+    // The open rescue is rescued on its third retry: the rollup follows the order's new row.
+    const open = (await api(tokenA, `/v1/orders/${openOrderId}`)).body;
+    await record(stack, {
+      mid: a.mid,
+      pid: a.pid,
+      orderId: openOrderId,
+      externalOrderId: open.externalOrderId,
+      version: 3,
+      flow: 'ASYNC_MIT',
+      currency: 'GBP',
+      amount: 9000,
+      status: 'Completed',
+      outcome: 'APPROVED',
+      code: '51',
+      createdAt: at(2, '06:00:00'),
+      attempts: 3,
+      authorized: true,
+      completedAt: at(2, '12:00:05'),
+    });
+    const after = await agree();
+    expect(after).toMatchObject({ submitted: 6, rescued: 4, attemptsPerRescue: 11 / 4 });
+    expect(after.recovered).toEqual([
+      { currency: 'EUR', amount: 4000 },
+      { currency: 'GBP', amount: 9000 },
+      { currency: 'USD', amount: 9000 },
+    ]);
   });
 });

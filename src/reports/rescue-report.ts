@@ -68,6 +68,11 @@ export interface RescueReportRequest {
   groupBy: ReportGrouping;
   /** The operator's report names each open rescue's merchant. */
   withMerchant: boolean;
+  /**
+   * Whose medians the answer shows: the CSV's rows (per currency) or the JSON's groups and total.
+   * Read from the rollup, only those are computed (each set of medians is a sort of the rescues).
+   */
+  medians: 'groups' | 'currencies';
 }
 
 const ratio = (part: number, whole: number): number | null => (whole === 0 ? null : part / whole);
@@ -120,7 +125,9 @@ export async function rescueReport(db: Db, request: RescueReportRequest): Promis
   const range = { ...request.scope, from: request.from, to: request.to };
   const [rows, open] = await Promise.all([
     // One merchant's orders are scanned (exact, current); more come from the rollup (docs/reports.md).
-    range.merchantId ? reportFigures(db, range, request.groupBy) : rolledUpReportFigures(db, range, request.groupBy),
+    range.merchantId
+      ? reportFigures(db, range, request.groupBy)
+      : rolledUpReportFigures(db, range, request.groupBy, request.medians),
     openRescues(db, range, RETRY_OFFSETS_MS, OPEN_RESCUES_LISTED),
   ]);
   const total = rows.find((r) => r.key === null && r.currency === null) ?? EMPTY;

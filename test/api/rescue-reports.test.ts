@@ -520,6 +520,13 @@ describe('rescue reports: GET /v1/reports/rescues and the operator’s, through 
             merchant.body.totals,
             merchant.body.groups,
           ]);
+          const merchantCsv = await csv(stack, tokenA, `/v1/reports/rescues?${query}&format=csv`);
+          const operatorCsv = await csv(
+            stack,
+            ADMIN,
+            `/v1/admin/reports/rescues?${query}&partnerId=${a.pid}&format=csv`,
+          );
+          expect([query, operatorCsv.lines]).toEqual([query, merchantCsv.lines]);
         }
       }
       return (await api(ADMIN, `/v1/admin/reports/rescues?${RANGE}&partnerId=${a.pid}`)).body.totals;

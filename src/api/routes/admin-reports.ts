@@ -20,6 +20,7 @@ export function adminReportRoutes(deps: { db: Db; clock: Clock; adminToken: stri
       ...reportRange(q, deps.clock.now()),
       groupBy: q.groupBy,
       withMerchant: true,
+      medians: q.format === 'csv' ? 'currencies' : 'groups',
     });
     answerReport(ctx, report, q.format);
   });

@@ -75,6 +75,7 @@ export function rescueReportRoutes(deps: { db: Db; clock: Clock; rateLimit: Midd
       ...reportRange(q, deps.clock.now()),
       groupBy: q.groupBy,
       withMerchant: false,
+      medians: q.format === 'csv' ? 'currencies' : 'groups',
     };
     answerReport(ctx, await rescueReport(deps.db, request), q.format);
   });

@@ -51,13 +51,35 @@ function figureRow(r: Record<string, unknown>): FigureRow {
   };
 }
 
-/** The SQL of each grouping's key: the UTC day of creation, the decline code it came with, flow, currency. */
-const KEYS: Record<ReportGrouping, string> = {
-  day: `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`,
-  declineCode: `coalesce(decline_code, '')`,
-  flow: 'flow',
-  currency: 'currency',
+/**
+ * The SQL of each grouping's key, per order: the UTC day of creation (a date: cheaper to group than
+ * its text), the decline code it came with, flow, currency; text in byte order ("C": its sorts
+ * skip the locale's collation). `out` turns a group's key into the report's text.
+ */
+const KEYS: Record<ReportGrouping, { row: string; out: string }> = {
+  day: { row: `(created_at at time zone 'UTC')::date`, out: `to_char(k, 'YYYY-MM-DD')` },
+  declineCode: { row: `coalesce(decline_code, '') collate "C"`, out: 'k' },
+  flow: { row: 'flow collate "C"', out: 'k' },
+  currency: { row: 'currency collate "C"', out: 'k' },
 };
+
+/** Which grouping sets the medians are wanted of: the JSON's (groups, total) or the CSV's (per currency). */
+export type MedianSets = 'groups' | 'currencies';
+const MEDIAN_SETS: Record<MedianSets, string> = {
+  groups: '(k), ()',
+  currencies: '(k, currency), (currency)',
+};
+
+/**
+ * Runs a report's read in a transaction whose sorts may use more memory than a request's
+ * default (4 MB spills a median's sort of a hundred thousand rows to disk).
+ */
+function withSortMemory<T>(db: Db, read: (trx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw(`set local work_mem = '32MB'`);
+    return read(trx);
+  });
+}
 
 function scopeSql(scope: ReportScope): { sql: string; bindings: string[] } {
   const parts: string[] = [];
@@ -82,9 +104,10 @@ function scopeSql(scope: ReportScope): { sql: string; bindings: string[] } {
  */
 export async function reportFigures(db: Db, range: ReportRange, groupBy: ReportGrouping): Promise<FigureRow[]> {
   const scope = scopeSql(range);
-  const result = await db.raw(
-    `with o as (
-       select ${KEYS[groupBy]} as key, currency, captured_amount, service_attempts,
+  const result = await withSortMemory(db, (trx) =>
+    trx.raw(
+      `with o as (
+       select ${KEYS[groupBy].row} as k, currency collate "C" as currency, captured_amount, service_attempts,
               status_name <> 'Draft' as evaluated,
               flow <> 'ASYNC_MIT' and authorization_id is not null as approved,
               status_name = 'Declined' as declined,
@@ -93,7 +116,7 @@ export async function reportFigures(db: Db, range: ReportRange, groupBy: ReportG
          from orders
         where created_at >= ? and created_at < ?${scope.sql}
      )
-     select key, currency, grouping(key) as no_key, grouping(currency) as no_currency,
+     select ${KEYS[groupBy].out} as key, currency, grouping(k) as no_key, grouping(currency) as no_currency,
             count(*) filter (where evaluated)::int as evaluated,
             count(*) filter (where approved)::int as approved,
             count(*) filter (where declined)::int as declined,
@@ -106,8 +129,9 @@ export async function reportFigures(db: Db, range: ReportRange, groupBy: ReportG
             percentile_cont(0.5) within group (order by extract(epoch from completed_at - created_at))
               filter (where submitted and completed_at is not null) as median_seconds
        from o
-      group by grouping sets ((key, currency), (key), (currency), ())`,
-    [range.from, range.to, ...scope.bindings],
+      group by grouping sets ((k, currency), (k), (currency), ())`,
+      [range.from, range.to, ...scope.bindings],
+    ),
   );
   return (result.rows as Array<Record<string, unknown>>).map(figureRow);
 }
@@ -158,22 +182,30 @@ async function rollupFigures(
 }
 
 /** The median time to rescue of each grouping set, from the rescued orders alone (index orders_rescued). */
-async function rescueMedians(db: Db, range: ReportRange, groupBy: ReportGrouping): Promise<FigureRow[]> {
+async function rescueMedians(
+  db: Db,
+  range: ReportRange,
+  groupBy: ReportGrouping,
+  sets: MedianSets,
+): Promise<FigureRow[]> {
   const scope = scopeSql(range);
-  const result = await db.raw(
-    `with o as (
-       select ${KEYS[groupBy]} as key, currency, extract(epoch from completed_at - created_at) as seconds
+  const result = await withSortMemory(db, (trx) =>
+    trx.raw(
+      `with o as (
+       select ${KEYS[groupBy].row} as k, currency collate "C" as currency,
+              extract(epoch from completed_at - created_at) as seconds
          from orders
         where flow = 'ASYNC_MIT' and completed_at is not null and status_name not in ('Draft', 'Declined')
           and created_at >= ? and created_at < ?${scope.sql}
      )
-     select key, currency, grouping(key) as no_key, grouping(currency) as no_currency,
-            0 as evaluated, 0 as approved, 0 as declined, 0 as submitted, 0 as rescued, 0 as expired,
+     select ${KEYS[groupBy].out} as key, ${sets === 'groups' ? 'null as currency, 1 as no_currency' : 'currency, grouping(currency) as no_currency'},
+            grouping(k) as no_key, 0 as evaluated, 0 as approved, 0 as declined, 0 as submitted, 0 as rescued, 0 as expired,
             0 as recovered, 0 as rescue_attempts,
             percentile_cont(0.5) within group (order by seconds) as median_seconds
        from o
-      group by grouping sets ((key, currency), (key), (currency), ())`,
-    [range.from, range.to, ...scope.bindings],
+      group by grouping sets (${MEDIAN_SETS[sets]})`,
+      [range.from, range.to, ...scope.bindings],
+    ),
   );
   return (result.rows as Array<Record<string, unknown>>).map(figureRow);
 }
@@ -206,7 +238,12 @@ function merged(parts: FigureRow[][], medians: FigureRow[]): FigureRow[] {
  * and the medians from the rescued orders, read in parallel and added up. A merchant's own
  * orders are few enough to scan (reportFigures), exact and always current.
  */
-export async function rolledUpReportFigures(db: Db, range: ReportRange, groupBy: ReportGrouping): Promise<FigureRow[]> {
+export async function rolledUpReportFigures(
+  db: Db,
+  range: ReportRange,
+  groupBy: ReportGrouping,
+  medianSets: MedianSets,
+): Promise<FigureRow[]> {
   const fromDay = nextDayStart(range.from);
   const toDay = startOfDay(range.to);
   if (fromDay >= toDay) return reportFigures(db, range, groupBy);
@@ -216,7 +253,7 @@ export async function rolledUpReportFigures(db: Db, range: ReportRange, groupBy:
   ];
   const [days, medians, ...edgeRows] = await Promise.all([
     rollupFigures(db, { partnerId: range.partnerId, fromDay, toDay }, groupBy),
-    rescueMedians(db, range, groupBy),
+    rescueMedians(db, range, groupBy, medianSets),
     ...edges.map((edge) => reportFigures(db, edge, groupBy)),
   ]);
   return merged([days, ...edgeRows], medians);

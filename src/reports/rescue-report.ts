@@ -1,11 +1,11 @@
 import type { Db } from '../db/knex';
+import { openRescues } from '../db/repositories/open-rescues';
+import { rolledUpReportFigures } from '../db/repositories/rescue-report-rollup';
 import {
   type FigureRow,
-  openRescues,
   type ReportGrouping,
   type ReportScope,
   reportFigures,
-  rolledUpReportFigures,
 } from '../db/repositories/rescue-reports';
 import { RETRY_OFFSETS_MS } from '../domain/orders/retry-schedule';
 

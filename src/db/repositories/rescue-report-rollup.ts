@@ -141,7 +141,7 @@ export async function rolledUpReportFigures(
   const [days, medians, ...edgeRows] = await Promise.all([
     rollupFigures(db, { partnerId: range.partnerId, fromDay, toDay }, groupBy),
     rescueMedians(db, range, groupBy, medianSets),
-    ...edges.map((edge) => reportFigures(db, edge, groupBy)),
+    ...edges.map((edge) => reportFigures(db, edge, groupBy, false)),
   ]);
   return merged([days, ...edgeRows], medians);
 }

@@ -85,6 +85,8 @@ export interface LocalStackOptions {
   workerProcess?: boolean;
   /** The API's and the in-process worker's log level (default warn). */
   logLevel?: 'warn' | 'fatal';
+  /** Opens the back office with this admin credential (ADMIN_API_TOKEN). */
+  adminToken?: string;
 }
 
 /**
@@ -126,6 +128,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The benchmark measures the service, not the per-merchant limiter: the schema's maximum.
     RATE_LIMIT_BURST: '100000',
     RATE_LIMIT_PER_SECOND: '100000',
+    ADMIN_API_TOKEN: options.adminToken,
   });
   const logger = createLogger({ level: config.logLevel, name: 'bench' });
 

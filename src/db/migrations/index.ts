@@ -20,6 +20,8 @@ import * as orderSearchIndex from './20261127010000_order_search_index';
 import * as chargesLedger from './20261127020000_charges_ledger';
 import * as chargesCardBudget from './20261128010000_charges_card_budget';
 import * as cacheNotifications from './20261129010000_cache_notifications';
+import * as rescueReports from './20261129020000_rescue_reports';
+import * as rescueReportRollup from './20261129030000_rescue_report_rollup';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -47,4 +49,6 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261127020000_charges_ledger', migration: chargesLedger },
   { name: '20261128010000_charges_card_budget', migration: chargesCardBudget },
   { name: '20261129010000_cache_notifications', migration: cacheNotifications },
+  { name: '20261129020000_rescue_reports', migration: rescueReports },
+  { name: '20261129030000_rescue_report_rollup', migration: rescueReportRollup },
 ];

@@ -6,6 +6,7 @@ import { orderSearchOperations } from './order-search';
 import { orderOperations } from './orders';
 import { partnerOperations } from './partners';
 import { referenceOperations } from './reference';
+import { adminReportOperations, reportOperations } from './reports';
 import { webhookToolOperations } from './webhook-tools';
 import { webhookOperations } from './webhooks';
 
@@ -13,8 +14,10 @@ import { webhookOperations } from './webhooks';
 export const OPERATIONS: Operation[] = [
   ...orderOperations,
   ...orderSearchOperations,
+  ...reportOperations,
   ...identityOperations,
   ...partnerOperations,
+  ...adminReportOperations,
   ...merchantOperations,
   ...onboardingOperations,
   ...webhookOperations,

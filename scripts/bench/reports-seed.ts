@@ -112,7 +112,7 @@ async function seedWith(db: Db, orders: number): Promise<{ merchantId: string; p
   const merchants = (await db('merchants')
     .insert(
       Array.from({ length: MERCHANTS }, (_, i) => ({
-        partner_id: partners[i % PARTNERS]?.id,
+        partner_id: (partners[i % PARTNERS] as { id: string }).id,
         name: `Bench Merchant ${i}`,
       })),
     )

@@ -24,9 +24,12 @@ const BUILDER_TABLE = [
   /\.(?:join|leftJoin|innerJoin|rightJoin|from|into|table)\(\s*['"`](\w+)/g,
 ];
 const ROW_TYPE_OVER_TABLE = /(?<![\w.$])(?:db|trx|knex|tx)\s*<[^<>()]+>\s*\(\s*['"`]\w+/g;
-/** Raw SQL's table names; `with x as (` names and set-returning functions (`from unnest(`) are not tables. */
+/**
+ * Raw SQL's table names; `with x as (` names, set-returning functions (`from unnest(`) and the
+ * `from` of `extract(epoch from …)` are not tables.
+ */
 const RAW_TABLE =
-  /\b(?:(?:insert\s+into|from|join)\s+([a-z_]+)\b(?!\s*\()|update\s+([a-z_]+)(?:\s+(?:as\s+)?[a-z_]+)?\s+set\b)/g;
+  /\b(?:(?:insert\s+into|(?<!\b(?:epoch|year|month|week|day|hour|minute|second)\s+)from|join)\s+([a-z_]+)\b(?!\s*\()|update\s+([a-z_]+)(?:\s+(?:as\s+)?[a-z_]+)?\s+set\b)/g;
 const CTE = /\b([a-z_]+)\s+as\s+(?:materialized\s+)?\(/g;
 const SQL_WORDS = new Set(['set', 'select', 'lateral', 'only']);
 
@@ -96,7 +99,8 @@ describe('typed tables', () => {
     ]);
     expect(code.match(ROW_TYPE_OVER_TABLE)).toEqual(["trx<MerchantRow>('sites"]);
     const sql =
-      'with claimed as (update deliveries d set x = 1 from unnest(?) as u) select * from claimed c join events e';
+      'with claimed as (update deliveries d set x = 1 from unnest(?) as u) select * from claimed c join events e' +
+      ' where extract(epoch from completed_at - created_at) > 0';
     const ctes = new Set([...sql.matchAll(CTE)].map((m) => m[1]));
     expect([...sql.matchAll(RAW_TABLE)].map((m) => m[1] ?? m[2]).filter((t) => !ctes.has(t as string))).toEqual([
       'deliveries',

@@ -19,9 +19,8 @@ export const HEARTBEAT_INTERVAL_MS = 1_000;
 /** A process whose heartbeat is older than this is dead: its claims are free. */
 export const LEASE_MS = 5_000;
 /**
- * Per statement: one that outlives it is cancelled in Postgres (so a claim blocked on a lock is
- * not written after its caller got a 503); when even the cancel cannot reach the server (frozen),
- * knex disposes the connection.
+ * Per statement: one that outlives it is cancelled in Postgres (a claim blocked on a lock is not written
+ * after its caller got a 503); when even the cancel cannot reach a frozen server, knex drops the connection.
  */
 const STORE_TIMEOUT_MS = 1_000;
 
@@ -31,10 +30,7 @@ export type Claim = (
   | { kind: 'conflict'; reason: 'in_flight' | 'mismatch' }
   /** The rate limit taken with the claim refused: nothing was claimed. */
   | { kind: 'rate_limited' }
-  /**
-   * The bucket's row stayed locked past its bound (BUCKET_LOCK_WAIT_MS): nothing was claimed.
-   * The caller decides the limit another way and claims without the bucket.
-   */
+  /** The bucket's row stayed locked past BUCKET_LOCK_WAIT_MS: nothing claimed; decide the limit another way. */
   | { kind: 'bucket_busy'; cause: unknown }
 ) & {
   /** The bucket the claim took its token from, when it was asked to take one. */
@@ -133,13 +129,10 @@ export async function claimIdempotencyKey(
 }
 
 /**
- * The rate limit's token and the claim in one statement: the bucket's upsert, then the key's
- * insert only when the bucket allowed it (and nobody holds the key). One round trip where there
- * were two. A bucket whose row stays locked past its bound (a slow holder, one merchant's
- * requests queued behind it) fails the statement at once, so nothing is written: `busy`. The
- * bound is the statement's, so a long wait on the key itself (the same key claimed by another
- * request at that moment) reads as busy too: the process then decides alone for a while, and the
- * claim without the bucket finds the key in flight, as it would have.
+ * The rate limit's token and the claim in one statement (one round trip, not two): the bucket's
+ * upsert, then the key's insert only when the bucket allowed it. A bucket row locked past its bound
+ * fails the statement, writing nothing: `busy`. A long wait on the key itself (claimed by another
+ * request at that moment) reads as busy too; the claim without the bucket then finds it in flight.
  */
 async function claimWithToken(
   db: Db,

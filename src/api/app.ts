@@ -12,6 +12,7 @@ import { apiLimits } from './limits';
 import { accessLog } from './middleware/access-log';
 import { bearerAuth, requireScope } from './middleware/authenticate';
 import { collapseSlashes } from './middleware/collapse-slashes';
+import { bearerOrDashboardLink } from './middleware/dashboard-link';
 import { databaseOutageAs503 } from './middleware/database-unavailable';
 import { errorHandler } from './middleware/errors';
 import { InFlight } from './middleware/in-flight';
@@ -25,11 +26,14 @@ import { adminPartnerRoutes } from './routes/admin-partners';
 import { apiKeyRoutes } from './routes/api-keys';
 import { applicationRoutes } from './routes/applications';
 import { challengeRoutes } from './routes/challenges';
+import { dashboardRoutes } from './routes/dashboard';
+import { dashboardLinkRoutes } from './routes/dashboard-links';
 import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { merchantRoutes } from './routes/merchants';
 import { oauthTokenRoutes } from './routes/oauth-token';
 import { orderSearchRoutes } from './routes/order-search';
+import { orderWebhookDeliveryRoutes } from './routes/order-webhook-deliveries';
 import { orderRoutes } from './routes/orders';
 import { outcomeRoutes } from './routes/outcome';
 import { referenceRoutes } from './routes/reference';
@@ -42,7 +46,18 @@ import { widgetScriptRoutes } from './routes/widget-script';
 import { widgetBundle } from './widget-bundle';
 
 export interface AppDeps {
-  config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
+  config: Pick<
+    Config,
+    | 'environment'
+    | 'auth'
+    | 'vaultKeys'
+    | 'rateLimit'
+    | 'widget'
+    | 'adminToken'
+    | 'webhooks'
+    | 'publicBaseUrl'
+    | 'dashboard'
+  > & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
       Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority'>>;
   } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs' | 'networkRegion'>>;
@@ -86,6 +101,8 @@ export function createApp(deps: AppDeps): RescueApp {
     deadlineMs: config.temporal.callDeadlineMs,
   });
   const bearer = bearerAuth(db, clock);
+  // The dashboard's reads also take its link token (GET only, one merchant): docs/dashboard.md.
+  const reader = bearerOrDashboardLink(bearer, config.dashboard.linkSecret, clock);
   const root = new Router();
   for (const router of [
     healthRoutes({
@@ -111,6 +128,7 @@ export function createApp(deps: AppDeps): RescueApp {
     }),
     widgetScriptRoutes({ bundle: widgetBundle(config.widget.apiBase) }),
     referenceRoutes(), // GET /v1/openapi.json and /docs (no authentication)
+    dashboardRoutes(), // the dashboard's static files; its data comes from the API below
     widgetRoutes({ db, clock, siteRateLimit: limits.widgetSite, senseKeyRateLimit: limits.senseKey }),
     // Bearer-authenticated resources, each with the scope it needs (docs/authentication.md).
     guardRoutes(
@@ -146,7 +164,13 @@ export function createApp(deps: AppDeps): RescueApp {
       bearer,
       requireScope('payments'),
     ),
-    guardRoutes(orderSearchRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
+    guardRoutes(orderSearchRoutes({ db, rateLimit: limits.payments }), reader, requireScope('payments')),
+    guardRoutes(orderWebhookDeliveryRoutes({ db, rateLimit: limits.payments }), reader, requireScope('payments')),
+    guardRoutes(
+      dashboardLinkRoutes({ clock, linkSecret: config.dashboard.linkSecret, publicBaseUrl: config.publicBaseUrl }),
+      bearer,
+      requireScope('payments'),
+    ),
     guardRoutes(
       orderRoutes({
         db,
@@ -163,7 +187,7 @@ export function createApp(deps: AppDeps): RescueApp {
         rateLimit: limits.payments,
         networkRegion: config.networkRegion,
       }),
-      bearer,
+      reader, // a link reaches only the lookup: it is refused on every other method
       requireScope('payments'),
     ),
   ]) {

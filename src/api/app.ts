@@ -23,6 +23,7 @@ import { requestId } from './middleware/request-id';
 import { traceRoute } from './middleware/trace-route';
 import { adminRoutes } from './routes/admin';
 import { adminPartnerRoutes } from './routes/admin-partners';
+import { adminReportRoutes } from './routes/admin-reports';
 import { apiKeyRoutes } from './routes/api-keys';
 import { applicationRoutes } from './routes/applications';
 import { challengeRoutes } from './routes/challenges';
@@ -37,6 +38,7 @@ import { orderWebhookDeliveryRoutes } from './routes/order-webhook-deliveries';
 import { orderRoutes } from './routes/orders';
 import { outcomeRoutes } from './routes/outcome';
 import { referenceRoutes } from './routes/reference';
+import { rescueReportRoutes } from './routes/rescue-reports';
 import { siteWidgetRoutes } from './routes/site-widget';
 import { tokenizationKeyRoutes } from './routes/tokenization-keys';
 import { tokenizeRoutes } from './routes/tokenize';
@@ -118,6 +120,7 @@ export function createApp(deps: AppDeps): RescueApp {
     oauthTokenRoutes({ db, clock, ttlSeconds: config.auth.accessTokenTtlSeconds, perClient: limits.tokenPerClient }),
     adminRoutes({ db, clock, environment: config.environment, adminToken: config.adminToken }),
     adminPartnerRoutes({ db, environment: config.environment, adminToken: config.adminToken }),
+    adminReportRoutes({ db, clock, adminToken: config.adminToken }),
     challengeRoutes({ db, workflows, rateLimit: limits.tokenize }),
     tokenizeRoutes({
       db,
@@ -165,6 +168,7 @@ export function createApp(deps: AppDeps): RescueApp {
       requireScope('payments'),
     ),
     guardRoutes(orderSearchRoutes({ db, rateLimit: limits.payments }), reader, requireScope('payments')),
+    guardRoutes(rescueReportRoutes({ db, clock, rateLimit: limits.payments }), reader, requireScope('payments')),
     guardRoutes(orderWebhookDeliveryRoutes({ db, rateLimit: limits.payments }), reader, requireScope('payments')),
     guardRoutes(
       dashboardLinkRoutes({ clock, linkSecret: config.dashboard.linkSecret, publicBaseUrl: config.publicBaseUrl }),

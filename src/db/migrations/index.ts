@@ -19,6 +19,7 @@ import * as dropPerDeliveryWebhooks from './20261126030000_drop_per_delivery_web
 import * as orderSearchIndex from './20261127010000_order_search_index';
 import * as chargesLedger from './20261127020000_charges_ledger';
 import * as chargesCardBudget from './20261128010000_charges_card_budget';
+import * as rescueReports from './20261129010000_rescue_reports';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -45,4 +46,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261127010000_order_search_index', migration: orderSearchIndex },
   { name: '20261127020000_charges_ledger', migration: chargesLedger },
   { name: '20261128010000_charges_card_budget', migration: chargesCardBudget },
+  { name: '20261129010000_rescue_reports', migration: rescueReports },
 ];

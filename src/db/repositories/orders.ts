@@ -45,6 +45,7 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
       card_last4: s.card.last4,
       sense_key: s.senseKey,
       response_code: s.responseCode,
+      decline_code: s.responseCode,
       attempt_count: s.attemptCount,
       service_attempts: s.serviceAttempts,
       charge_outcome_unknown: s.chargeOutcomeUnknown ?? false,
@@ -62,7 +63,16 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
       cancelled_at: s.cancelledAtUtc,
       expired_at: s.expiredAtUtc,
     };
-    const { id: _id, merchant_id: _m, external_order_id: _e, created_at: _c, refunded_amount: _r, ...mutable } = row;
+    // decline_code stays the first row's: the code the order came with (docs/reports.md).
+    const {
+      id: _id,
+      merchant_id: _m,
+      external_order_id: _e,
+      created_at: _c,
+      refunded_amount: _r,
+      decline_code: _d,
+      ...mutable
+    } = row;
     await trx('orders').insert(row).onConflict('id').merge(mutable).where('orders.version', '<=', s.version);
     if (input.transition) {
       await trx('order_transitions')

@@ -30,6 +30,8 @@ export interface OrderRecord {
   card_last4: string;
   sense_key: string | null;
   response_code: string | null;
+  /** The decline code the order came with, kept from its first row (response_code follows the retries). */
+  decline_code: string | null;
   attempt_count: number | null;
   service_attempts: number;
   /** Problem over a charge the processor never answered: it may stand. */
@@ -53,7 +55,8 @@ type Timestamps = 'declined_at' | 'window_ends_at' | 'capture_before' | 'created
 type EndTimestamps = 'completed_at' | 'cancelled_at' | 'expired_at';
 
 /** An `orders` row as written: timestamps may be ISO strings; columns with defaults may be left out. */
-export type OrderInsert = Omit<OrderRecord, Timestamps | EndTimestamps> & {
+export type OrderInsert = Omit<OrderRecord, Timestamps | EndTimestamps | 'decline_code'> & {
+  decline_code?: string | null;
   declined_at: Instant;
   window_ends_at: Instant | null;
   capture_before: Instant | null;

@@ -209,6 +209,92 @@ class OrderPage(TypedDict):
     """Pass back as `starting_after`, with the same filters, for the next (older) page; null on the last."""
 
 
+RescueReport = TypedDict("RescueReport", {"from": "str", "to": "str", "groupBy": "Literal[\"day\", \"declineCode\", \"flow\", \"currency\"]", "totals": "RescueFigures", "groups": "List[RescueReportGroupsItem]", "openRescues": "RescueReportOpenRescues"}, total=False)
+
+
+class RescueReportGroupsItem(TypedDict):
+    key: str
+    """UTC day (YYYY-MM-DD), decline code ("" for none), flow or currency."""
+    evaluated: int
+    """Orders whose first evaluate decided (any status but Draft)."""
+    approved: int
+    """CIT and Sync MIT orders the processor approved (at evaluate or after a challenge)."""
+    declined: int
+    """Orders declined outright (status Declined)."""
+    submitted: int
+    """Async MIT orders their evaluate answered SUBMITTED."""
+    rescued: int
+    """Submitted orders completed by a retry charge."""
+    expired: int
+    """Submitted orders whose window or retry budget ended the rescue."""
+    recovered: List[RescueReportGroupsItemRecoveredItem]
+    """Captured amount of the rescued orders, per currency (alphabetical; currencies with none left out)."""
+    rescueRate: Optional[float]
+    """rescued / submitted; null when none was submitted."""
+    attemptsPerRescue: Optional[float]
+    """Charge attempts of the rescued orders / rescued; null when none."""
+    medianTimeToRescueSeconds: Optional[int]
+    """Median of creation to completion of the rescued orders, in whole seconds; null when none."""
+
+
+class RescueReportGroupsItemRecoveredItem(TypedDict):
+    currency: str
+    amount: int
+    """Minor units."""
+
+
+class RescueReportOpenRescues(TypedDict):
+    count: int
+    """Every open rescue of the range."""
+    items: List[OpenRescue]
+    """Soonest next attempt first, at most 100."""
+
+
+class RescueFigures(TypedDict):
+    evaluated: int
+    """Orders whose first evaluate decided (any status but Draft)."""
+    approved: int
+    """CIT and Sync MIT orders the processor approved (at evaluate or after a challenge)."""
+    declined: int
+    """Orders declined outright (status Declined)."""
+    submitted: int
+    """Async MIT orders their evaluate answered SUBMITTED."""
+    rescued: int
+    """Submitted orders completed by a retry charge."""
+    expired: int
+    """Submitted orders whose window or retry budget ended the rescue."""
+    recovered: List[RescueFiguresRecoveredItem]
+    """Captured amount of the rescued orders, per currency (alphabetical; currencies with none left out)."""
+    rescueRate: Optional[float]
+    """rescued / submitted; null when none was submitted."""
+    attemptsPerRescue: Optional[float]
+    """Charge attempts of the rescued orders / rescued; null when none."""
+    medianTimeToRescueSeconds: Optional[int]
+    """Median of creation to completion of the rescued orders, in whole seconds; null when none."""
+
+
+class RescueFiguresRecoveredItem(TypedDict):
+    currency: str
+    amount: int
+    """Minor units."""
+
+
+class _OpenRescueRequired(TypedDict):
+    orderId: str
+    externalOrderId: str
+    amount: int
+    currency: str
+    attempts: int
+    """Charge attempts made so far."""
+    nextAttemptAt: str
+    """The schedule's next retry, or the window's end (a card's retry budget may hold it later)."""
+
+
+class OpenRescue(_OpenRescueRequired, total=False):
+    merchantId: str
+    """The operator's report only."""
+
+
 class Health(TypedDict):
     status: Literal["ok", "unavailable"]
     environment: Literal["sandbox", "production"]
@@ -1585,6 +1671,7 @@ RefundOrderResponse = RefundAnswer
 GetOrderResponse = Order
 GetOutcomeResponse = Order
 ListOrdersResponse = OrderPage
+GetRescueReportResponse = RescueReport
 GetHealthResponse = Health
 GetReadinessResponse = Readiness
 GetWorkerHealthResponse = WorkerHealth
@@ -1607,6 +1694,7 @@ ConvertApplicationResponse = ConvertedApplication
 RecordChargebackResponse = Dispute
 RecordEarlyWarningResponse = Dispute
 ReverseChargebackResponse = Dispute
+GetOperatorRescueReportResponse = RescueReport
 GetMerchantSettingsResponse = MerchantSettings
 UpdateMerchantSettingsResponse = MerchantSettings
 ListSitesResponse = SiteList

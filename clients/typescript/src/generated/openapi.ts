@@ -145,6 +145,27 @@ export interface PaymentRescueApi {
       };
       response: OrderPage;
     };
+    getRescueReport: {
+      query?: {
+        /**
+         * Orders created at or after this instant; default `to` minus 30 days.
+         */
+        from?: string;
+        /**
+         * Orders created before this instant (exclusive); default now.
+         */
+        to?: string;
+        /**
+         * day (UTC, of creation), declineCode, flow or currency.
+         */
+        groupBy?: 'day' | 'declineCode' | 'flow' | 'currency';
+        /**
+         * `csv`: the figures as text/csv (docs/reports.md).
+         */
+        format?: 'json' | 'csv';
+      };
+      response: RescueReport;
+    };
     getHealth: {
       response: Health;
     };
@@ -371,6 +392,35 @@ export interface PaymentRescueApi {
         id: string;
       };
       response: Dispute;
+    };
+    getOperatorRescueReport: {
+      query?: {
+        /**
+         * Orders created at or after this instant; default `to` minus 30 days.
+         */
+        from?: string;
+        /**
+         * Orders created before this instant (exclusive); default now.
+         */
+        to?: string;
+        /**
+         * day (UTC, of creation), declineCode, flow or currency.
+         */
+        groupBy?: 'day' | 'declineCode' | 'flow' | 'currency';
+        /**
+         * `csv`: the figures as text/csv (docs/reports.md).
+         */
+        format?: 'json' | 'csv';
+        /**
+         * Only this partner's merchants.
+         */
+        partnerId?: string;
+        /**
+         * Only this merchant's orders.
+         */
+        merchantId?: string;
+      };
+      response: RescueReport;
     };
     getMerchantSettings: {
       path: {
@@ -1346,6 +1396,162 @@ export interface OrderPage {
    * Pass back as `starting_after`, with the same filters, for the next (older) page; null on the last.
    */
   nextCursor: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "RescueReport".
+ */
+export interface RescueReport {
+  from: string;
+  to: string;
+  groupBy: 'day' | 'declineCode' | 'flow' | 'currency';
+  totals: RescueFigures;
+  /**
+   * In key order (days ascending); groups without orders are left out.
+   */
+  groups: {
+    /**
+     * UTC day (YYYY-MM-DD), decline code ("" for none), flow or currency.
+     */
+    key: string;
+    /**
+     * Orders whose first evaluate decided (any status but Draft).
+     */
+    evaluated: number;
+    /**
+     * CIT and Sync MIT orders the processor approved (at evaluate or after a challenge).
+     */
+    approved: number;
+    /**
+     * Orders declined outright (status Declined).
+     */
+    declined: number;
+    /**
+     * Async MIT orders their evaluate answered SUBMITTED.
+     */
+    submitted: number;
+    /**
+     * Submitted orders completed by a retry charge.
+     */
+    rescued: number;
+    /**
+     * Submitted orders whose window or retry budget ended the rescue.
+     */
+    expired: number;
+    /**
+     * Captured amount of the rescued orders, per currency (alphabetical; currencies with none left out).
+     */
+    recovered: {
+      currency: string;
+      /**
+       * Minor units.
+       */
+      amount: number;
+      [k: string]: unknown | undefined;
+    }[];
+    /**
+     * rescued / submitted; null when none was submitted.
+     */
+    rescueRate: number | null;
+    /**
+     * Charge attempts of the rescued orders / rescued; null when none.
+     */
+    attemptsPerRescue: number | null;
+    /**
+     * Median of creation to completion of the rescued orders, in whole seconds; null when none.
+     */
+    medianTimeToRescueSeconds: number | null;
+    [k: string]: unknown | undefined;
+  }[];
+  openRescues: {
+    /**
+     * Every open rescue of the range.
+     */
+    count: number;
+    /**
+     * Soonest next attempt first, at most 100.
+     */
+    items: OpenRescue[];
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "RescueFigures".
+ */
+export interface RescueFigures {
+  /**
+   * Orders whose first evaluate decided (any status but Draft).
+   */
+  evaluated: number;
+  /**
+   * CIT and Sync MIT orders the processor approved (at evaluate or after a challenge).
+   */
+  approved: number;
+  /**
+   * Orders declined outright (status Declined).
+   */
+  declined: number;
+  /**
+   * Async MIT orders their evaluate answered SUBMITTED.
+   */
+  submitted: number;
+  /**
+   * Submitted orders completed by a retry charge.
+   */
+  rescued: number;
+  /**
+   * Submitted orders whose window or retry budget ended the rescue.
+   */
+  expired: number;
+  /**
+   * Captured amount of the rescued orders, per currency (alphabetical; currencies with none left out).
+   */
+  recovered: {
+    currency: string;
+    /**
+     * Minor units.
+     */
+    amount: number;
+    [k: string]: unknown | undefined;
+  }[];
+  /**
+   * rescued / submitted; null when none was submitted.
+   */
+  rescueRate: number | null;
+  /**
+   * Charge attempts of the rescued orders / rescued; null when none.
+   */
+  attemptsPerRescue: number | null;
+  /**
+   * Median of creation to completion of the rescued orders, in whole seconds; null when none.
+   */
+  medianTimeToRescueSeconds: number | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "OpenRescue".
+ */
+export interface OpenRescue {
+  orderId: string;
+  /**
+   * The operator's report only.
+   */
+  merchantId?: string;
+  externalOrderId: string;
+  amount: number;
+  currency: string;
+  /**
+   * Charge attempts made so far.
+   */
+  attempts: number;
+  /**
+   * The schedule's next retry, or the window's end (a card's retry budget may hold it later).
+   */
+  nextAttemptAt: string;
   [k: string]: unknown | undefined;
 }
 /**

@@ -7,6 +7,7 @@ import { orderSearchOperations } from './order-search';
 import { orderOperations } from './orders';
 import { partnerOperations } from './partners';
 import { referenceOperations } from './reference';
+import { adminReportOperations, reportOperations } from './reports';
 import { webhookToolOperations } from './webhook-tools';
 import { webhookOperations } from './webhooks';
 
@@ -14,8 +15,10 @@ import { webhookOperations } from './webhooks';
 export const OPERATIONS: Operation[] = [
   ...orderOperations,
   ...orderSearchOperations,
+  ...reportOperations,
   ...identityOperations,
   ...partnerOperations,
+  ...adminReportOperations,
   ...merchantOperations,
   ...onboardingOperations,
   ...webhookOperations,

@@ -13,6 +13,7 @@ import { apiLimits } from './limits';
 import { accessLog } from './middleware/access-log';
 import { bearerAuth, requireScope } from './middleware/authenticate';
 import { collapseSlashes } from './middleware/collapse-slashes';
+import { bearerOrDashboardLink } from './middleware/dashboard-link';
 import { databaseOutageAs503 } from './middleware/database-unavailable';
 import { errorHandler } from './middleware/errors';
 import { InFlight } from './middleware/in-flight';
@@ -27,11 +28,14 @@ import { adminReportRoutes } from './routes/admin-reports';
 import { apiKeyRoutes } from './routes/api-keys';
 import { applicationRoutes } from './routes/applications';
 import { challengeRoutes } from './routes/challenges';
+import { dashboardRoutes } from './routes/dashboard';
+import { dashboardLinkRoutes } from './routes/dashboard-links';
 import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { merchantRoutes } from './routes/merchants';
 import { oauthTokenRoutes } from './routes/oauth-token';
 import { orderSearchRoutes } from './routes/order-search';
+import { orderWebhookDeliveryRoutes } from './routes/order-webhook-deliveries';
 import { orderRoutes } from './routes/orders';
 import { outcomeRoutes } from './routes/outcome';
 import { referenceRoutes } from './routes/reference';
@@ -47,7 +51,18 @@ import { TokenCache } from './token-cache';
 import { widgetBundle } from './widget-bundle';
 
 export interface AppDeps {
-  config: Pick<Config, 'environment' | 'auth' | 'vaultKeys' | 'rateLimit' | 'widget' | 'adminToken' | 'webhooks'> & {
+  config: Pick<
+    Config,
+    | 'environment'
+    | 'auth'
+    | 'vaultKeys'
+    | 'rateLimit'
+    | 'widget'
+    | 'adminToken'
+    | 'webhooks'
+    | 'publicBaseUrl'
+    | 'dashboard'
+  > & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
       Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority' | 'workerDeployment'>>;
   } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs' | 'networkRegion'>>;
@@ -94,6 +109,8 @@ export function createApp(deps: AppDeps): RescueApp {
   });
   const bearer = bearerAuth(new TokenCache(db, deps.cacheNotifications), clock);
   const settings = new SettingsCache(db, deps.cacheNotifications);
+  // The dashboard's reads also take its link token (GET only, one merchant): docs/dashboard.md.
+  const reader = bearerOrDashboardLink(bearer, config.dashboard.linkSecret, clock);
   const root = new Router();
   for (const router of [
     healthRoutes({
@@ -122,6 +139,7 @@ export function createApp(deps: AppDeps): RescueApp {
     }),
     widgetScriptRoutes({ bundle: widgetBundle(config.widget.apiBase) }),
     referenceRoutes(), // GET /v1/openapi.json and /docs (no authentication)
+    dashboardRoutes(), // the dashboard's static files; its data comes from the API below
     widgetRoutes({ db, clock, siteRateLimit: limits.widgetSite, senseKeyRateLimit: limits.senseKey }),
     // Bearer-authenticated resources, each with the scope it needs (docs/authentication.md).
     guardRoutes(
@@ -157,8 +175,14 @@ export function createApp(deps: AppDeps): RescueApp {
       bearer,
       requireScope('payments'),
     ),
-    guardRoutes(orderSearchRoutes({ db, rateLimit: limits.payments }), bearer, requireScope('payments')),
-    guardRoutes(rescueReportRoutes({ db, clock, rateLimit: limits.payments }), bearer, requireScope('payments')),
+    guardRoutes(orderSearchRoutes({ db, rateLimit: limits.payments }), reader, requireScope('payments')),
+    guardRoutes(rescueReportRoutes({ db, clock, rateLimit: limits.payments }), reader, requireScope('payments')),
+    guardRoutes(orderWebhookDeliveryRoutes({ db, rateLimit: limits.payments }), reader, requireScope('payments')),
+    guardRoutes(
+      dashboardLinkRoutes({ clock, linkSecret: config.dashboard.linkSecret, publicBaseUrl: config.publicBaseUrl }),
+      bearer,
+      requireScope('payments'),
+    ),
     guardRoutes(
       orderRoutes({
         db,
@@ -177,7 +201,7 @@ export function createApp(deps: AppDeps): RescueApp {
         networkRegion: config.networkRegion,
         settings,
       }),
-      bearer,
+      reader, // a link reaches only the lookup: it is refused on every other method
       requireScope('payments'),
     ),
   ]) {

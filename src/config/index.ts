@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ProcessorSettings, processorsEnv, processorsSettings } from '../processors/settings';
+import { type DashboardConfig, dashboardEnv, dashboardSettings } from './dashboard';
 import { type DatabaseConfig, databaseEnv, databaseSettings } from './database';
 import { ConfigError } from './env';
 import { type HttpConfig, httpEnv, httpSettings } from './http';
@@ -33,6 +34,7 @@ const schema = z.object({
   ...webhooksEnv,
   ...processorsEnv,
   ...tracingEnv,
+  ...dashboardEnv,
 });
 
 /** Every variable the configuration reads (README's configuration table documents each). */
@@ -48,6 +50,8 @@ export interface Config extends ServiceConfig, SecurityConfig, HttpConfig {
   processors: ProcessorSettings;
   /** OpenTelemetry traces (src/observability/tracing.ts); off without an OTLP endpoint. */
   tracing: TracingConfig;
+  /** The merchant dashboard's signed links (docs/dashboard.md). */
+  dashboard: DashboardConfig;
 }
 
 /** Reads and validates the configuration; throws ConfigError naming every bad variable. */
@@ -72,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: webhooksSettings(e, service.environment),
     processors: processorsSettings(e),
     tracing: tracingSettings(e),
+    dashboard: dashboardSettings(e, service.environment),
   };
 }
 

@@ -19,6 +19,29 @@ export async function deliveryLog(db: Db, endpointId: string, limit: number) {
     .orderBy('d.created_at', 'desc')
     .limit(limit)
     .select('d.*', 'e.name as event_name');
+  return withAttempts(db, deliveries);
+}
+
+/**
+ * The deliveries of one order's events to the merchant's own endpoints, oldest first, with every
+ * attempt (GET /v1/orders/{id}/webhook-deliveries). A partner's endpoints are the partner's
+ * business: a merchant's credential does not see them.
+ */
+export async function orderDeliveryLog(db: Db, merchantId: string, orderId: string, limit: number) {
+  const deliveries = await db('webhook_deliveries as d')
+    .join('events as e', 'e.id', 'd.event_id')
+    .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .where({ 'e.order_id': orderId, 'e.merchant_id': merchantId, 'w.merchant_id': merchantId })
+    .orderBy([
+      { column: 'd.created_at', order: 'asc' },
+      { column: 'd.id', order: 'asc' },
+    ])
+    .limit(limit)
+    .select('d.*', 'e.name as event_name');
+  return withAttempts(db, deliveries);
+}
+
+async function withAttempts(db: Db, deliveries: Array<DeliveryRow & { event_name: string }>) {
   const attempts = deliveries.length
     ? await db('webhook_attempts')
         .whereIn(
@@ -29,6 +52,7 @@ export async function deliveryLog(db: Db, endpointId: string, limit: number) {
     : [];
   return deliveries.map((d) => ({
     deliveryId: d.id,
+    endpointId: d.endpoint_id,
     eventId: d.event_id,
     event: d.event_name,
     status: d.status,

@@ -38,6 +38,18 @@ export const AUTH_ERRORS = {
     message: 'A valid tokenization key is required in the x-tokenization-key header.',
     retry: 'after-fix',
   },
+  dashboard_link_invalid: {
+    id: '401005',
+    status: 401,
+    message: 'This dashboard link is not valid. Ask your backend for a new link.',
+    retry: 'after-fix',
+  },
+  dashboard_link_expired: {
+    id: '401006',
+    status: 401,
+    message: 'This dashboard link has expired. Ask your backend for a new link.',
+    retry: 'after-fix',
+  },
   invalid_admin_token: {
     id: '401010',
     status: 401,
@@ -54,6 +66,12 @@ export const AUTH_ERRORS = {
     id: '403002',
     status: 403,
     message: 'This API key does not have the scope this operation needs.',
+    retry: 'no',
+  },
+  dashboard_closed: {
+    id: '403004',
+    status: 403,
+    message: 'The dashboard is closed on this deployment (no DASHBOARD_LINK_SECRET).',
     retry: 'no',
   },
   api_key_not_found: { id: '404002', status: 404, message: 'The specified API key could not be located.', retry: 'no' },

@@ -830,6 +830,39 @@ class TestEventQueued(TypedDict):
     isTest: Literal[True]
 
 
+class DashboardLink(TypedDict):
+    url: str
+    """The dashboard, with the signed link token in the URL's fragment (`#link=dl1.…`)."""
+    expiresAt: str
+    """When the link stops working (whole seconds)."""
+
+
+class OrderDeliveryLog(TypedDict):
+    orderId: str
+    data: List[OrderDeliveryLogDataItem]
+
+
+class OrderDeliveryLogDataItem(TypedDict):
+    deliveryId: str
+    endpointId: str
+    eventId: str
+    event: str
+    status: Literal["pending", "delivered", "failed", "stopped"]
+    nextAttemptAt: Optional[str]
+    deliveredAt: Optional[str]
+    attempts: List[OrderDeliveryLogDataItemAttemptsItem]
+
+
+class OrderDeliveryLogDataItemAttemptsItem(TypedDict):
+    attempt: int
+    isResent: bool
+    startedAt: str
+    statusCode: Optional[int]
+    latencyMs: Optional[int]
+    error: Optional[str]
+    succeeded: bool
+
+
 class OpenApiDocument(TypedDict):
     """This document (OpenAPI 3.1)."""
     openapi: str
@@ -854,7 +887,7 @@ class Error(_ErrorRequired, total=False):
 class _ErrorErrorRequired(TypedDict):
     id: str
     """Six digits: the HTTP status, then three naming the error."""
-    name: Literal["malformed_json", "validation_failed", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "rate_limited", "internal_error", "unsupported_grant_type", "oauth_invalid_request", "invalid_client", "invalid_token", "token_expired", "invalid_tokenization_key", "invalid_admin_token", "merchant_forbidden", "insufficient_scope", "api_key_not_found", "api_key_revoked", "idempotency_key_required", "idempotency_key_reused", "idempotency_request_in_flight", "idempotency_store_unavailable", "card_number_invalid", "card_brand_unsupported", "card_expired", "sandbox_card_not_allowed", "test_card_not_allowed", "authorize_capability_required", "order_not_found", "order_not_capturable", "order_not_cancellable", "refund_exceeds_captured", "order_not_refundable", "capture_exceeds_authorized", "order_busy", "order_request_mismatch", "order_not_in_challenge", "chargeback_not_reversible", "rescue_unavailable", "order_outcome_pending", "order_temporarily_unavailable", "widget_origin_forbidden", "site_not_found", "widget_payload_too_large", "widget_rate_limited", "webhook_url_not_https", "unknown_event_name", "webhook_url_not_allowed", "webhook_endpoint_not_found", "event_not_found", "webhook_endpoint_limit_reached", "application_not_found", "tokenization_key_not_found", "application_transition_not_allowed"]
+    name: Literal["malformed_json", "validation_failed", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "rate_limited", "internal_error", "unsupported_grant_type", "oauth_invalid_request", "invalid_client", "invalid_token", "token_expired", "invalid_tokenization_key", "dashboard_link_invalid", "dashboard_link_expired", "invalid_admin_token", "merchant_forbidden", "insufficient_scope", "dashboard_closed", "api_key_not_found", "api_key_revoked", "idempotency_key_required", "idempotency_key_reused", "idempotency_request_in_flight", "idempotency_store_unavailable", "card_number_invalid", "card_brand_unsupported", "card_expired", "sandbox_card_not_allowed", "test_card_not_allowed", "authorize_capability_required", "order_not_found", "order_not_capturable", "order_not_cancellable", "refund_exceeds_captured", "order_not_refundable", "capture_exceeds_authorized", "order_busy", "order_request_mismatch", "order_not_in_challenge", "chargeback_not_reversible", "rescue_unavailable", "order_outcome_pending", "order_temporarily_unavailable", "widget_origin_forbidden", "site_not_found", "widget_payload_too_large", "widget_rate_limited", "webhook_url_not_https", "unknown_event_name", "webhook_url_not_allowed", "webhook_endpoint_not_found", "event_not_found", "webhook_endpoint_limit_reached", "application_not_found", "tokenization_key_not_found", "application_transition_not_allowed"]
     message: str
     doc_url: str
     """The error's row on the API's error page (`/docs/errors#<id>`, relative to the API)."""
@@ -1262,6 +1295,11 @@ class RotateWebhookSecretRequest(TypedDict, total=False):
 
 class SendTestEventRequest(TypedDict, total=False):
     event: str
+
+
+class CreateDashboardLinkRequest(TypedDict, total=False):
+    expiresInSeconds: int
+    """How long the link works: 60 to 3600 seconds, 900 (15 minutes) by default."""
 
 
 class OrderRefundedEvent(TypedDict):
@@ -1690,6 +1728,12 @@ ListWebhookDeliveriesResponse = DeliveryLog
 ListEventsResponse = EventPage
 ResendEventResponse = EventResent
 SendTestEventResponse = TestEventQueued
+CreateDashboardLinkResponse = DashboardLink
+ListOrderWebhookDeliveriesResponse = OrderDeliveryLog
+GetDashboardPageResponse = None
+GetDashboardScriptResponse = None
+GetDashboardStylesResponse = None
+GetDashboardChartLibraryResponse = None
 GetOpenApiDocumentResponse = OpenApiDocument
 GetReferencePageResponse = None
 GetErrorPageResponse = None

@@ -742,6 +742,36 @@ export interface PaymentRescueApi {
       };
       response: TestEventQueued;
     };
+    createDashboardLink: {
+      requestBody?: {
+        /**
+         * How long the link works: 60 to 3600 seconds, 900 (15 minutes) by default.
+         */
+        expiresInSeconds?: number;
+      };
+      response: DashboardLink;
+    };
+    listOrderWebhookDeliveries: {
+      path: {
+        id: string;
+      };
+      query?: {
+        limit?: number;
+      };
+      response: OrderDeliveryLog;
+    };
+    getDashboardPage: {
+      response: null;
+    };
+    getDashboardScript: {
+      response: null;
+    };
+    getDashboardStyles: {
+      response: null;
+    };
+    getDashboardChartLibrary: {
+      response: null;
+    };
     getOpenApiDocument: {
       response: OpenApiDocument;
     };
@@ -2237,6 +2267,49 @@ export interface TestEventQueued {
   [k: string]: unknown | undefined;
 }
 /**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "DashboardLink".
+ */
+export interface DashboardLink {
+  /**
+   * The dashboard, with the signed link token in the URL's fragment (`#link=dl1.…`).
+   */
+  url: string;
+  /**
+   * When the link stops working (whole seconds).
+   */
+  expiresAt: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
+ * via the `definition` "OrderDeliveryLog".
+ */
+export interface OrderDeliveryLog {
+  orderId: string;
+  data: {
+    deliveryId: string;
+    endpointId: string;
+    eventId: string;
+    event: string;
+    status: 'pending' | 'delivered' | 'failed' | 'stopped';
+    nextAttemptAt: string | null;
+    deliveredAt: string | null;
+    attempts: {
+      attempt: number;
+      isResent: boolean;
+      startedAt: string;
+      statusCode: number | null;
+      latencyMs: number | null;
+      error: string | null;
+      succeeded: boolean;
+      [k: string]: unknown | undefined;
+    }[];
+    [k: string]: unknown | undefined;
+  }[];
+  [k: string]: unknown | undefined;
+}
+/**
  * This document (OpenAPI 3.1).
  *
  * This interface was referenced by `PaymentRescueApi`'s JSON-Schema
@@ -2291,9 +2364,12 @@ export interface Error {
       | 'invalid_token'
       | 'token_expired'
       | 'invalid_tokenization_key'
+      | 'dashboard_link_invalid'
+      | 'dashboard_link_expired'
       | 'invalid_admin_token'
       | 'merchant_forbidden'
       | 'insufficient_scope'
+      | 'dashboard_closed'
       | 'api_key_not_found'
       | 'api_key_revoked'
       | 'idempotency_key_required'

@@ -87,3 +87,28 @@ export const testEventQueued = z
 export const openApiDocument = z
   .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
   .meta({ id: 'OpenApiDocument', description: 'This document (OpenAPI 3.1).' });
+
+export const orderDeliveryLog = z
+  .looseObject({
+    orderId: uuid,
+    data: z.array(
+      z.looseObject({
+        deliveryId: uuid,
+        endpointId: uuid,
+        eventId: uuid,
+        event: z.string(),
+        status: z.enum(['pending', 'delivered', 'failed', 'stopped']),
+        nextAttemptAt: instant.nullable(),
+        deliveredAt: instant.nullable(),
+        attempts: z.array(attempt),
+      }),
+    ),
+  })
+  .meta({ id: 'OrderDeliveryLog' });
+
+export const dashboardLink = z
+  .looseObject({
+    url: z.url().describe("The dashboard, with the signed link token in the URL's fragment (`#link=dl1.…`)."),
+    expiresAt: instant.describe('When the link stops working (whole seconds).'),
+  })
+  .meta({ id: 'DashboardLink' });

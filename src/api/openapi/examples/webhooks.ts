@@ -57,6 +57,15 @@ export const deliveryLog = {
     },
   ],
 };
+/** GET /v1/orders/{id}/webhook-deliveries: the same entries, each naming its endpoint. */
+export const orderDeliveryLog = {
+  orderId: ORDER_ID,
+  data: deliveryLog.data.map((delivery) => ({ ...delivery, endpointId: ENDPOINT_ID })),
+};
+export const dashboardLink = {
+  url: 'https://rescue.example/dashboard#link=dl1.eyJtIjoiOWE4OGIzYzMifQ.Zk3m9qVt0w',
+  expiresAt: '2025-03-14T09:41:53.000Z',
+};
 export const eventPage = {
   data: [
     {

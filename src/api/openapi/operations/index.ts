@@ -1,4 +1,5 @@
 import type { Operation } from '../registry';
+import { dashboardOperations } from './dashboard';
 import { identityOperations } from './identity';
 import { merchantOperations } from './merchants';
 import { onboardingOperations } from './onboarding';
@@ -22,5 +23,6 @@ export const OPERATIONS: Operation[] = [
   ...onboardingOperations,
   ...webhookOperations,
   ...webhookToolOperations,
+  ...dashboardOperations,
   ...referenceOperations,
 ];

@@ -16,11 +16,18 @@ export const orderSearchOperations: Operation[] = [
     description:
       'Filters: `status`, `outcome`, `flow` (each one or several, comma-separated), `createdFrom` (inclusive), ' +
       '`createdTo` (exclusive), `externalOrderId` (exact). Cursor paging as GET /v1/events: pass `nextCursor` ' +
-      'back as `starting_after`. A merchant API key only. docs/orders.md.',
+      'back as `starting_after`. A merchant API key only, or a dashboard link token (`Bearer dl1.…`, ' +
+      'docs/dashboard.md) as a read-only credential of its merchant. docs/orders.md.',
     query: orderSearchQuery,
     responses: {
       200: { description: 'A page of orders and the next cursor', body: orderPage, example: example.orderPage },
     },
-    errors: [...PAYMENT_ERRORS, 'validation_failed', 'merchant_forbidden'],
+    errors: [
+      ...PAYMENT_ERRORS,
+      'dashboard_link_invalid',
+      'dashboard_link_expired',
+      'validation_failed',
+      'merchant_forbidden',
+    ],
   },
 ];

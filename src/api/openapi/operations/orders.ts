@@ -116,8 +116,10 @@ export const orderOperations: Operation[] = [
     path: '/v1/orders/:id',
     operationId: 'getOrder',
     summary: 'Look up an order',
+    description:
+      'Also takes a dashboard link token (`authorization: Bearer dl1.…`, docs/dashboard.md) as a read-only credential of its merchant.',
     responses: { 200: { description: 'The order', body: order, example: example.orderLookup } },
-    errors: [...PAYMENT_ERRORS, 'order_not_found'],
+    errors: [...PAYMENT_ERRORS, 'dashboard_link_invalid', 'dashboard_link_expired', 'order_not_found'],
   },
   {
     ...payments,

@@ -19,12 +19,19 @@ export const reportOperations: Operation[] = [
     summary: "The merchant's rescue report: counts, recovered amounts and rates, and the open rescues",
     description:
       'Orders created in [`from`, `to`) (default: the 30 days before now; at most 366 days), grouped by ' +
-      `\`groupBy\` (day, declineCode, flow, currency). ${CSV} A merchant API key only. docs/reports.md.`,
+      `\`groupBy\` (day, declineCode, flow, currency). ${CSV} A merchant API key only, or a dashboard link ` +
+      'token (`Bearer dl1.…`, docs/dashboard.md) as a read-only credential of its merchant. docs/reports.md.',
     query: rescueReportQuery,
     responses: {
       200: { description: 'The report', body: rescueReport, example: example.rescueReport },
     },
-    errors: [...PAYMENT_ERRORS, 'validation_failed', 'merchant_forbidden'],
+    errors: [
+      ...PAYMENT_ERRORS,
+      'dashboard_link_invalid',
+      'dashboard_link_expired',
+      'validation_failed',
+      'merchant_forbidden',
+    ],
   },
 ];
 

@@ -1,0 +1,39 @@
+import type { Middleware } from 'koa';
+import type { Clock } from '../../domain/clock';
+import { isDashboardLinkToken, verifyDashboardLink } from '../../domain/dashboard-link';
+import { ApiError } from '../../domain/errors';
+
+const CHALLENGE = 'Bearer realm="payment-rescue"';
+
+/**
+ * In front of the reads the merchant dashboard makes (docs/dashboard.md): a dashboard link token
+ * (`Bearer dl1.…`) is a read-only credential of one merchant on GET, checked by its signature; any
+ * other bearer goes on to `bearer`. On any other method the link is refused as no access token
+ * (401 invalid_token), so a link can never write, and the routes outside this guard never see it
+ * (their bearer check finds no such access token).
+ */
+export function bearerOrDashboardLink(bearer: Middleware, linkSecret: string | undefined, clock: Clock): Middleware {
+  return async (ctx, next) => {
+    const token = /^Bearer[ ]+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
+    if (!token || !isDashboardLinkToken(token)) return bearer(ctx, next);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new ApiError('invalid_token', { headers: { 'WWW-Authenticate': CHALLENGE } });
+    }
+    const check = linkSecret ? verifyDashboardLink(linkSecret, token, clock.now()) : { problem: 'invalid' as const };
+    if ('problem' in check) {
+      throw new ApiError(check.problem === 'expired' ? 'dashboard_link_expired' : 'dashboard_link_invalid', {
+        headers: { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` },
+      });
+    }
+    const { claims } = check;
+    // A merchant key's principal, with only the scope the dashboard's reads need.
+    ctx.state.principal = {
+      apiKeyId: claims.apiKeyId,
+      ownerType: 'merchant',
+      partnerId: claims.partnerId,
+      merchantId: claims.merchantId,
+      scopes: ['payments'],
+    };
+    await next();
+  };
+}

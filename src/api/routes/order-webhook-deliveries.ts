@@ -1,0 +1,32 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import type { Db } from '../../db/knex';
+import { orderDeliveryLog } from '../../db/repositories/webhook-deliveries';
+import { ApiError } from '../../domain/errors';
+import { findOrderByReference } from '../../orders/commands';
+import { payingMerchant } from '../access';
+import { principalOf } from '../middleware/authenticate';
+import { parseInput } from '../validation';
+
+export const orderDeliveriesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+/**
+ * GET /v1/orders/{id}/webhook-deliveries: the webhooks sent about one of the merchant's orders,
+ * to the merchant's own endpoints, with every attempt (what the dashboard's order page shows). An
+ * order of another merchant is 404 order_not_found, as on the lookup.
+ */
+export function orderWebhookDeliveryRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
+  const router = new Router();
+  router.get('/v1/orders/:id/webhook-deliveries', deps.rateLimit, async (ctx) => {
+    const merchantId = payingMerchant(principalOf(ctx.state));
+    const { limit } = parseInput(orderDeliveriesQuery, ctx.query);
+    const id = ctx.params.id as string;
+    const order = z.uuid().safeParse(id).success ? await findOrderByReference(deps.db, merchantId, id) : undefined;
+    if (!order) throw new ApiError('order_not_found');
+    ctx.body = { orderId: order.id, data: await orderDeliveryLog(deps.db, merchantId, order.id, limit) };
+  });
+  return router;
+}

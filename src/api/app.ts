@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): RescueApp {
   const bearer = bearerAuth(new TokenCache(db, deps.cacheNotifications), clock);
   const settings = new SettingsCache(db, deps.cacheNotifications);
   // The dashboard's reads also take its link token (GET only, one merchant): docs/dashboard.md.
-  const reader = bearerOrDashboardLink(bearer, config.dashboard.linkSecret, clock);
+  const reader = bearerOrDashboardLink(db, bearer, config.dashboard.linkSecret, clock);
   const root = new Router();
   for (const router of [
     healthRoutes({

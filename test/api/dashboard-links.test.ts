@@ -160,4 +160,15 @@ describe('dashboard links', () => {
     expect([expired.status, errorId(expired)]).toEqual([401, '401006']);
     expect(expired.headers.get('www-authenticate')).toContain('invalid_token');
   });
+
+  it('dies with the API key that minted it (401005)', async () => {
+    const merchant = await seedMerchant(stack.db);
+    const key = await seedKey(stack.db, merchant);
+    const token = await accessToken(stack.baseUrl, key);
+    const link = linkTokenOf((await mintLink(stack.baseUrl, token)).body.url);
+    expect((await get(link, '/v1/orders')).status).toBe(200);
+    expect((await callApi(stack.baseUrl, token, 'DELETE', `/v1/api-keys/${key.clientId}`)).status).toBe(200);
+    const refused = await get(link, '/v1/orders');
+    expect([refused.status, errorId(refused)]).toEqual([401, '401005']);
+  });
 });

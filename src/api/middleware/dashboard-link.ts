@@ -1,4 +1,6 @@
 import type { Middleware } from 'koa';
+import type { Db } from '../../db/knex';
+import { findApiKey } from '../../db/repositories/api-keys';
 import type { Clock } from '../../domain/clock';
 import { isDashboardLinkToken, verifyDashboardLink } from '../../domain/dashboard-link';
 import { ApiError } from '../../domain/errors';
@@ -10,9 +12,15 @@ const CHALLENGE = 'Bearer realm="payment-rescue"';
  * (`Bearer dl1.…`) is a read-only credential of one merchant on GET, checked by its signature; any
  * other bearer goes on to `bearer`. On any other method the link is refused as no access token
  * (401 invalid_token), so a link can never write, and the routes outside this guard never see it
- * (their bearer check finds no such access token).
+ * (their bearer check finds no such access token). A link dies with the API key that minted it:
+ * its key is read on each use (the dashboard's few reads, not the payment path).
  */
-export function bearerOrDashboardLink(bearer: Middleware, linkSecret: string | undefined, clock: Clock): Middleware {
+export function bearerOrDashboardLink(
+  db: Db,
+  bearer: Middleware,
+  linkSecret: string | undefined,
+  clock: Clock,
+): Middleware {
   return async (ctx, next) => {
     const token = /^Bearer[ ]+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
     if (!token || !isDashboardLinkToken(token)) return bearer(ctx, next);
@@ -26,6 +34,12 @@ export function bearerOrDashboardLink(bearer: Middleware, linkSecret: string | u
       });
     }
     const { claims } = check;
+    const key = await findApiKey(db, claims.apiKeyId);
+    if (!key || key.revoked_at || key.merchant_id !== claims.merchantId) {
+      throw new ApiError('dashboard_link_invalid', {
+        headers: { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` },
+      });
+    }
     // A merchant key's principal, with only the scope the dashboard's reads need.
     ctx.state.principal = {
       apiKeyId: claims.apiKeyId,

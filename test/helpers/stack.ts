@@ -33,12 +33,7 @@ export interface TestStack {
  * queue, both on the shared Temporal dev server and on a fresh database. Logs are captured.
  */
 export async function startTestStack(
-  options: {
-    env?: Record<string, string>;
-    inProcessWorker?: boolean;
-    /** Another Temporal server (a time-skipping one) instead of the shared dev server. */
-    temporalAddress?: string;
-  } = {},
+  options: { env?: Record<string, string>; inProcessWorker?: boolean } = {},
 ): Promise<TestStack> {
   const taskQueue = uniqueTaskQueue('api');
   // Generous rate limits unless a test sets its own: tests are chatty by design.
@@ -54,7 +49,7 @@ export async function startTestStack(
   const clock = new ManualClock();
   const database = await createTestDatabase();
   const logs = capturedLogger();
-  const address = options.temporalAddress ?? shared('temporalAddress');
+  const address = shared('temporalAddress');
   const { connection, client } = await connectTemporalClient(address, 'default');
   // Without the in-process worker, a test runs its own (for example as a separate process).
   const inProcess =

@@ -28,13 +28,11 @@ export const retryLater = (a: ApiAnswer) =>
 export interface KillBed {
   stack: TestStack;
   network: CardNetwork;
-  /** The merchant (on Stripe) whose token `api` uses. */
-  merchant: { mid: string; pid: string };
   api(method: string, url: string, body?: unknown): Promise<ApiAnswer>;
   /** A worker process; armed at `killAt`, it dies there (resolved once it polls). */
   startWorker(killAt?: FaultPoint): Promise<ChildProcess>;
-  /** Resolves once this worker SIGKILLed itself. */
-  died(worker: ChildProcess): Promise<void>;
+  /** Resolves once this worker SIGKILLed itself (within `timeoutMs`, 60 s unless told). */
+  died(worker: ChildProcess, timeoutMs?: number): Promise<void>;
   /** SIGKILLs any worker still alive. */
   killWorkers(): Promise<void>;
   /** The order's charges as the ledger, the lookup, the events and the simulator show them; asserts they agree. */
@@ -44,8 +42,8 @@ export interface KillBed {
 
 export async function startKillBed(
   name: string,
-  /** A time-skipping server's address instead of the dev server; more environment for the API. */
-  options: { temporalAddress?: string; apiEnv?: Record<string, string> } = {},
+  /** More environment for the API. */
+  options: { apiEnv?: Record<string, string> } = {},
 ): Promise<KillBed> {
   const stripeMock: StripeMock = await startStripeMock();
   const network = await startCardNetwork(stripeMock.url, BEHAVIOURS);
@@ -55,11 +53,7 @@ export async function startKillBed(
     STRIPE_SECRET_KEY: 'sk_test_processors',
     STRIPE_API_BASE: network.url,
   };
-  const stack = await startTestStack({
-    inProcessWorker: false,
-    env: { ...processorEnv, ...options.apiEnv },
-    ...(options.temporalAddress ? { temporalAddress: options.temporalAddress } : {}),
-  });
+  const stack = await startTestStack({ inProcessWorker: false, env: { ...processorEnv, ...options.apiEnv } });
   const merchant = await seedMerchant(stack.db);
   const token = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
   const api = (method: string, url: string, body?: unknown) => callApi(stack.baseUrl, token, method, url, body);
@@ -116,7 +110,6 @@ export async function startKillBed(
   return {
     stack,
     network,
-    merchant: { mid: merchant.mid, pid: merchant.pid },
     api,
     async startWorker(killAt) {
       const env = killAt ? { ...processorEnv, FAULT_KILL_AT: killAt, FC_TEST_FAULTS: '1' } : processorEnv;
@@ -124,11 +117,11 @@ export async function startKillBed(
       workers.push(worker);
       return worker;
     },
-    died: async (worker) => {
+    died: async (worker, timeoutMs = 60_000) => {
       await eventually(
         () => worker.signalCode,
         (signal) => signal === 'SIGKILL',
-        { describe: 'the armed worker to kill itself at its fault point', timeoutMs: 60_000, intervalMs: 50 },
+        { describe: 'the armed worker to kill itself at its fault point', timeoutMs, intervalMs: 50 },
       );
     },
     async killWorkers() {

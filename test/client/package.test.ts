@@ -35,7 +35,7 @@ describe('@payment-rescue/client as a published package', () => {
   });
 
   it('packs as payment-rescue-client-<version>.tgz and installs from it, with nothing else', async () => {
-    expect(path.basename(tarball)).toBe('payment-rescue-client-0.1.0.tgz');
+    expect(path.basename(tarball)).toBe('payment-rescue-client-1.0.0.tgz');
     const project = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
     expect(project.dependencies).toEqual({ '@payment-rescue/client': expect.stringMatching(/^file:.*\.tgz$/) });
     expect((await readdir(path.join(dir, 'node_modules'))).filter((d) => !d.startsWith('.'))).toEqual([
@@ -48,7 +48,7 @@ describe('@payment-rescue/client as a published package', () => {
 
   it('builds the entry points package.json names', async () => {
     const pkg = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8'));
-    expect(pkg).toMatchObject({ name: '@payment-rescue/client', version: '0.1.0', engines: { node: '>=20.3' } });
+    expect(pkg).toMatchObject({ name: '@payment-rescue/client', version: '1.0.0', engines: { node: '>=20.3' } });
     expect(pkg.dependencies ?? {}).toEqual({});
     for (const file of [pkg.main, pkg.types, pkg.exports['.'].types, pkg.exports['.'].default]) {
       await expect(readFile(path.join(installed, file), 'utf8')).resolves.toMatch(/\S/);

@@ -20,7 +20,7 @@ import type {
   VaultedCard,
 } from './types';
 
-export const VERSION = '0.1.0';
+export const VERSION = '1.0.0';
 
 export interface ClientOptions {
   /** The API host, e.g. `https://sandbox.example.com` (paths start with /v1). */

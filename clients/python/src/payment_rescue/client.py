@@ -12,7 +12,7 @@ from .retry_policy import RetryOptions
 from .tokens import BearerTokens
 from .transport import Request, RetryEvent, Transport
 
-VERSION = "0.1.0"
+VERSION = "1.0.0"
 
 
 def _segment(value: str) -> str:

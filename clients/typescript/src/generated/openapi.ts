@@ -5,7 +5,7 @@
  */
 
 /**
- * OpenAPI 3.1.1: Payment Rescue Service (version 0.1.0).
+ * OpenAPI 3.1.1: Payment Rescue Service (version 1.0.0).
  */
 export interface PaymentRescueApi {
   operations: {

@@ -24,12 +24,25 @@ export function sharedWorkflowBundle(): { codePath: string } {
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const path = process.env.TEST_TEMPORAL_TEST_SERVER;
-  const env = await TestWorkflowEnvironment.createTimeSkipping(
-    path ? { server: { executable: { type: 'existing-path', path } } } : {},
-  );
+  const options = path ? { server: { executable: { type: 'existing-path' as const, path } } } : {};
+  const env = await startWithRetries(() => TestWorkflowEnvironment.createTimeSkipping(options));
   // The order workflows upsert these; the test server refuses undeclared ones.
   await registerSearchAttributes(env.connection, 'default');
   return env;
+}
+
+/**
+ * The SDK gives the test server (a JVM) 5 s to answer after its start; on two cores busy with the
+ * rest of the suite it can take longer. Its start is tried three times before a test fails on it.
+ */
+async function startWithRetries(start: () => Promise<TestWorkflowEnvironment>): Promise<TestWorkflowEnvironment> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= 3 || !/did not start within/.test(String(err))) throw err;
+    }
+  }
 }
 
 /** A worker with the real activities on a time-skipping environment; `stop` drains it. */

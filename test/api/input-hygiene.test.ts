@@ -170,6 +170,28 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     },
     { route: 'GET /v1/orders/:id', auth: 'merchant', params: () => ({ id: ids.order as string }) },
     {
+      route: 'GET /v1/orders/:id/webhook-deliveries',
+      auth: 'merchant',
+      params: () => ({ id: ids.order as string }),
+    },
+    // ---- reports and the dashboard (docs/reports.md, docs/dashboard.md)
+    {
+      route: 'GET /v1/reports/rescues',
+      auth: 'merchant',
+      query: () => ({ groupBy: 'declineCode', from: '2024-01-01T00:00:00Z', format: 'csv' }),
+    },
+    { route: 'GET /v1/admin/reports/rescues', auth: 'admin', query: () => ({ groupBy: 'flow', partnerId: uuid() }) },
+    {
+      route: 'POST /v1/dashboard/links',
+      auth: 'merchant',
+      body: () => ({ expiresInSeconds: 600 }),
+      fields: ['expiresInSeconds', 'unknownField'],
+    },
+    { route: 'GET /dashboard', auth: 'none', query: () => ({ v: '1' }) },
+    { route: 'GET /dashboard/dashboard.js', auth: 'none', query: () => ({ v: '1' }) },
+    { route: 'GET /dashboard/dashboard.css', auth: 'none', query: () => ({ v: '1' }) },
+    { route: 'GET /dashboard/chart.js', auth: 'none', query: () => ({ v: '1' }) },
+    {
       route: 'GET /v1/orders',
       auth: 'merchant',
       query: () => ({ externalOrderId: 'shop-1001', status: 'Completed,8', createdFrom: '2024-01-01T00:00:00Z' }),

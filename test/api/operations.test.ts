@@ -181,7 +181,7 @@ describe('probes', () => {
     const health = await fetch(`${base}/v1/health`);
     expect(health.status).toBe(200);
     const body = (await health.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['checks', 'environment', 'status', 'time']);
+    expect(Object.keys(body).sort()).toEqual(['buildId', 'checks', 'environment', 'status', 'time', 'version']);
     expect(Object.keys(body.checks as object).sort()).toEqual(['database', 'temporal']);
   });
 

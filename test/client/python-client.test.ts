@@ -51,7 +51,9 @@ describe('the Python client library, installed by pip, against the real stack', 
 
   it('installs with nothing beyond the standard library', async () => {
     const { stdout } = await run(python, ['-m', 'pip', 'show', 'payment-rescue-client']);
-    expect(stdout).toMatch(/^Version: 0\.1\.0$/m);
+    // The release's version (package.json; test/unit/release.test.ts keeps pyproject.toml in step).
+    const { version } = JSON.parse(await readFile(path.join(__dirname, '../../package.json'), 'utf8'));
+    expect(stdout.split('\n')).toContain(`Version: ${version}`);
     expect(stdout).toMatch(/^Requires: *$/m);
     const probe = 'import payment_rescue as p; print(p.__file__, p.types.EvaluateAnswer.__name__)';
     const loaded = await run(python, ['-c', probe], { cwd: dir });

@@ -20,6 +20,7 @@ import { InFlight } from './middleware/in-flight';
 import { screenRouteInputs } from './middleware/input-hygiene';
 import { jsonBody } from './middleware/json-body';
 import { requestMetrics } from './middleware/metrics';
+import { ownChangesHeard } from './middleware/own-changes-heard';
 import { requestId } from './middleware/request-id';
 import { traceRoute } from './middleware/trace-route';
 import { adminRoutes } from './routes/admin';
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps): RescueApp {
   });
   const bearer = bearerAuth(new TokenCache(db, deps.cacheNotifications), clock);
   const settings = new SettingsCache(db, deps.cacheNotifications);
+  const heard = ownChangesHeard(deps.cacheNotifications); // routes that change cached rows
   // The dashboard's reads also take its link token (GET only, one merchant): docs/dashboard.md.
   const reader = bearerOrDashboardLink(db, bearer, config.dashboard.linkSecret, clock);
   const root = new Router();
@@ -146,14 +148,15 @@ export function createApp(deps: AppDeps): RescueApp {
       apiKeyRoutes({ db, clock, environment: config.environment, rotationGraceMs: config.auth.rotationGraceMs }),
       bearer,
       requireScope('api_keys'),
+      heard,
     ),
     guardRoutes(
       tokenizationKeyRoutes({ db, clock, environment: config.environment }),
       bearer,
       requireScope('api_keys'),
     ),
-    guardRoutes(merchantRoutes({ db, clock }), bearer, requireScope('settings')),
-    guardRoutes(siteWidgetRoutes({ db, clock, widgetUrl: config.widget.url }), bearer, requireScope('settings')),
+    guardRoutes(merchantRoutes({ db, clock }), bearer, requireScope('settings'), heard),
+    guardRoutes(siteWidgetRoutes({ db, clock, widgetUrl: config.widget.url }), bearer, requireScope('settings'), heard),
     guardRoutes(
       webhookRoutes({
         db,

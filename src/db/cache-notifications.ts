@@ -60,6 +60,17 @@ export class CacheNotifications {
     return this.client !== undefined && Date.now() - this.provenAt < LIVE_FOR_MS;
   }
 
+  /**
+   * Resolves once every change committed before the call has reached the caches: one round trip
+   * on the listening connection (its notifications arrive before its answer). A request that
+   * changed cached rows waits on it, so its own process never serves the old rows after answering;
+   * the others hear within INVALIDATION_GUARANTEE_MS. Not live: the caches are not serving anyway.
+   */
+  async catchUp(): Promise<void> {
+    if (!this.isLive()) return;
+    await this.prove().catch(() => this.drop());
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);

@@ -58,6 +58,18 @@ describe('a revoked token is refused by every API process within one second', ()
     expect(Date.now() - answeredAt).toBeLessThan(1_500); // the deadline above, plus its last probe
   }, 180_000);
 
+  it('the process that answered the revoke refuses the token on the very next request', async () => {
+    const merchant = await seedMerchant(stack.db);
+    const admin = await accessToken(stack.baseUrl, await seedKey(stack.db, { pid: merchant.pid }, ['api_keys']));
+    for (let round = 0; round < 10; round += 1) {
+      const key = await seedKey(stack.db, merchant, ['settings']);
+      const token = await accessToken(stack.baseUrl, key);
+      expect(await probe(stack.baseUrl, token, merchant.mid)).toEqual({ status: 200, id: undefined }); // now cached
+      expect((await callApi(stack.baseUrl, admin, 'DELETE', `/v1/api-keys/${key.clientId}`)).status).toBe(200);
+      expect(await probe(stack.baseUrl, token, merchant.mid)).toEqual({ status: 401, id: '401002' });
+    }
+  });
+
   it('refuses within a second while its LISTEN connection is down, and caches again once back', async () => {
     const listeners = () =>
       stack.db

@@ -45,6 +45,23 @@ describe('the TypeScript client library against the real stack', () => {
       retry: { baseDelayMs: 20 },
       onRetry: (event) => retries.push(event),
     });
+  /**
+   * A second token of `credentials`, used once so the API keeps its grant. Bearer grants are cached
+   * until Postgres tells every API process of a change, which the service promises within a second
+   * (docs/authentication.md); once this probe is refused the API has heard the change and dropped
+   * the client's cached grant with it.
+   */
+  const cachedProbe = async (credentials: { clientId: string; clientSecret: string }) => {
+    const token = await accessToken(stack.baseUrl, credentials);
+    expect((await callApi(stack.baseUrl, token, 'GET', '/v1/webhooks')).status).toBe(200);
+    return token;
+  };
+  const revocationHeard = (probe: string) =>
+    eventually(
+      async () => (await callApi(stack.baseUrl, probe, 'GET', '/v1/webhooks')).status,
+      (status) => status === 401,
+      { describe: 'the API to refuse the revoked probe token', timeoutMs: 2_000, intervalMs: 50 },
+    );
   const ordersOf = (externalOrderId: string) =>
     stack.db('orders').where({ merchant_id: merchant.mid, external_order_id: externalOrderId });
 
@@ -127,7 +144,9 @@ describe('the TypeScript client library against the real stack', () => {
 
     // Every issued token revoked: the new token is refused as unknown (401002), once.
     retries.length = 0;
+    const probe = await cachedProbe(key);
     await stack.db('access_tokens').delete();
+    await revocationHeard(probe);
     expect(await client.orders.get(first.orderId)).toMatchObject({ orderId: first.orderId });
     expect(retries).toEqual([expect.objectContaining({ reason: 'token-refresh', status: 401, id: '401002' })]);
   });
@@ -136,7 +155,9 @@ describe('the TypeScript client library against the real stack', () => {
     const other = await seedKey(stack.db, merchant);
     const client = clientOf(stack.baseUrl, other);
     await client.webhookEndpoints.list();
+    const probe = await cachedProbe(other);
     await stack.db('api_keys').where({ id: other.clientId }).update({ revoked_at: new Date() });
+    await revocationHeard(probe);
     const error = await client.webhookEndpoints.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentRescueError);
     expect(error).toMatchObject({ status: 401, id: '401001', code: 'invalid_client' });

@@ -1,15 +1,11 @@
 import type { Db } from '../knex';
+import type { WebhookDeliveryRecord } from '../tables/webhook-deliveries';
 
-export interface DeliveryRow {
-  id: string;
-  event_id: string;
-  endpoint_id: string;
-  status: 'pending' | 'delivered' | 'failed' | 'stopped';
-  attempts: number;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
-  created_at: Date;
-}
+/** What the delivery log reads of a delivery row. */
+type DeliveryRow = Pick<
+  WebhookDeliveryRecord,
+  'id' | 'event_id' | 'endpoint_id' | 'status' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'created_at'
+>;
 
 /** The delivery log of an endpoint, newest first, with every attempt. */
 export async function deliveryLog(db: Db, endpointId: string, limit: number) {

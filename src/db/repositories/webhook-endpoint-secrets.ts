@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openValue, sealValue, type VaultKey } from '../../domain/vault-cipher';
+import type { WebhookEndpointRecord } from '../tables/webhook-endpoints';
 
 /**
  * Webhook endpoints' signing secrets: sealed at rest (they must be read back to sign), which one
@@ -8,19 +9,19 @@ import { openValue, sealValue, type VaultKey } from '../../domain/vault-cipher';
  */
 
 /** The columns of a `webhook_endpoints` row that hold its signing secrets (EndpointRow has them all). */
-export interface SecretColumns {
-  id: string;
-  secret_key_id: string;
-  secret_iv: Buffer;
-  secret_ciphertext: Buffer;
-  secret_auth_tag: Buffer;
-  /** A rotated secret waiting for `pending_secret_activates_at` (sealed like the current one). */
-  pending_secret_key_id: string | null;
-  pending_secret_iv: Buffer | null;
-  pending_secret_ciphertext: Buffer | null;
-  pending_secret_auth_tag: Buffer | null;
-  pending_secret_activates_at: Date | null;
-}
+export type SecretColumns = Pick<
+  WebhookEndpointRecord,
+  | 'id'
+  | 'secret_key_id'
+  | 'secret_iv'
+  | 'secret_ciphertext'
+  | 'secret_auth_tag'
+  | 'pending_secret_key_id'
+  | 'pending_secret_iv'
+  | 'pending_secret_ciphertext'
+  | 'pending_secret_auth_tag'
+  | 'pending_secret_activates_at'
+>;
 
 const context = (id: string) => `webhook-secret:${id}`;
 

@@ -844,13 +844,13 @@ class OrderDeliveryLog(TypedDict):
 
 class OrderDeliveryLogDataItem(TypedDict):
     deliveryId: str
-    endpointId: str
     eventId: str
     event: str
     status: Literal["pending", "delivered", "failed", "stopped"]
     nextAttemptAt: Optional[str]
     deliveredAt: Optional[str]
     attempts: List[OrderDeliveryLogDataItemAttemptsItem]
+    endpointId: str
 
 
 class OrderDeliveryLogDataItemAttemptsItem(TypedDict):

@@ -2289,7 +2289,6 @@ export interface OrderDeliveryLog {
   orderId: string;
   data: {
     deliveryId: string;
-    endpointId: string;
     eventId: string;
     event: string;
     status: 'pending' | 'delivered' | 'failed' | 'stopped';
@@ -2305,6 +2304,7 @@ export interface OrderDeliveryLog {
       succeeded: boolean;
       [k: string]: unknown | undefined;
     }[];
+    endpointId: string;
     [k: string]: unknown | undefined;
   }[];
   [k: string]: unknown | undefined;

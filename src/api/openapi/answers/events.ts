@@ -53,22 +53,18 @@ const attempt = z.looseObject({
   succeeded: z.boolean(),
 });
 
-export const deliveryLog = z
-  .looseObject({
-    endpointId: uuid,
-    data: z.array(
-      z.looseObject({
-        deliveryId: uuid,
-        eventId: uuid,
-        event: z.string(),
-        status: z.enum(['pending', 'delivered', 'failed', 'stopped']),
-        nextAttemptAt: instant.nullable(),
-        deliveredAt: instant.nullable(),
-        attempts: z.array(attempt),
-      }),
-    ),
-  })
-  .meta({ id: 'DeliveryLog' });
+/** One delivery of an event to an endpoint, with every attempt: the item of both delivery logs. */
+const delivery = z.looseObject({
+  deliveryId: uuid,
+  eventId: uuid,
+  event: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed', 'stopped']),
+  nextAttemptAt: instant.nullable(),
+  deliveredAt: instant.nullable(),
+  attempts: z.array(attempt),
+});
+
+export const deliveryLog = z.looseObject({ endpointId: uuid, data: z.array(delivery) }).meta({ id: 'DeliveryLog' });
 
 export const rotatedEndpoint = webhookEndpoint
   .extend({
@@ -91,18 +87,7 @@ export const openApiDocument = z
 export const orderDeliveryLog = z
   .looseObject({
     orderId: uuid,
-    data: z.array(
-      z.looseObject({
-        deliveryId: uuid,
-        endpointId: uuid,
-        eventId: uuid,
-        event: z.string(),
-        status: z.enum(['pending', 'delivered', 'failed', 'stopped']),
-        nextAttemptAt: instant.nullable(),
-        deliveredAt: instant.nullable(),
-        attempts: z.array(attempt),
-      }),
-    ),
+    data: z.array(delivery.extend({ endpointId: uuid })),
   })
   .meta({ id: 'OrderDeliveryLog' });
 

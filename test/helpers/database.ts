@@ -20,7 +20,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const url = new URL(shared('pgAdminUrl'));
   url.pathname = `/${name}`;
-  const db = createDb(url.toString(), 5);
+  // Several stacks, Temporal servers and a browser share two cores here: starting a Postgres
+  // backend can take seconds at a peak, past the 1 s a production pool allows (CI run of
+  // 2026-11-27: four connect timeouts failed a dashboard request). Outage tests use their own pools.
+  const db = createDb(url.toString(), 5, undefined, { connectTimeoutMs: 5_000 });
   return {
     db,
     url: url.toString(),

@@ -28,6 +28,7 @@ import { startTemporalCluster } from '../cluster/temporal-cluster';
 import { ensureTemporalCli } from '../tools/temporal-cli';
 import { startTemporalDevServer } from '../tools/temporal-dev-server';
 import { ensureTemporalServer, TEMPORAL_SERVER_VERSION } from '../tools/temporal-server';
+import { say } from './say';
 
 /**
  * What every benchmark shares: a throw-away local stack (embedded Postgres with durable settings,
@@ -36,7 +37,7 @@ import { ensureTemporalServer, TEMPORAL_SERVER_VERSION } from '../tools/temporal
  */
 
 export const HOST = '127.0.0.1';
-export const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+export { say };
 
 const stops: Array<{ name: string; stop: () => Promise<unknown> }> = [];
 const interruptHooks: Array<() => void> = [];

@@ -1,6 +1,6 @@
 import { createDb, type Db } from '../../src/db/knex';
 import { RETRY_OFFSETS_MS } from '../../src/domain/orders/retry-schedule';
-import { say } from './harness';
+import { say } from './say';
 
 /** The rescue reports' bench data (scripts/bench/reports.ts): merchants, orders and their charges. */
 export const MERCHANTS = 50;

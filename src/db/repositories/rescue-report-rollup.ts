@@ -1,38 +1,12 @@
 import type { Db } from '../knex';
-import {
-  type FigureRow,
-  figureRow,
-  KEYS,
-  type ReportGrouping,
-  type ReportRange,
-  reportFigures,
-  scopeSql,
-  withSortMemory,
-} from './rescue-reports';
+import { type MedianSets, rescueMedians } from './rescue-medians';
+import { type FigureRow, figureRow, type ReportGrouping, type ReportRange, reportFigures } from './rescue-reports';
 
 /**
  * The operator's rescue report across merchants (docs/reports.md, "How it stays fast"): the
  * rollup kept by a trigger on orders (migration 20261129020000) for whole UTC days, a scan of the
  * partial first and last days, and the medians from the rescued orders alone.
  */
-
-/** Which grouping sets the medians are wanted of: the JSON's (groups, total) or the CSV's (per currency). */
-export type MedianSets = 'groups' | 'currencies';
-/** One grouping set of the medians: whether it groups by the report's key, by currency. */
-interface MedianSet {
-  byKey: boolean;
-  byCurrency: boolean;
-}
-const MEDIAN_SETS: Record<MedianSets, MedianSet[]> = {
-  groups: [
-    { byKey: true, byCurrency: false },
-    { byKey: false, byCurrency: false },
-  ],
-  currencies: [
-    { byKey: true, byCurrency: true },
-    { byKey: false, byCurrency: true },
-  ],
-};
 
 const DAY_MS = 86_400_000;
 const startOfDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
@@ -85,41 +59,6 @@ async function rollupFigures(
   return (result.rows as Array<Record<string, unknown>>).map(figureRow);
 }
 
-/**
- * The median time to rescue of one grouping set, from the rescued orders alone (index
- * orders_rescued). Each set is its own query: a median sorts every rescue of the range, and two
- * sorts on two connections run on two cores at once.
- */
-async function rescueMedians(
-  db: Db,
-  range: ReportRange,
-  groupBy: ReportGrouping,
-  set: MedianSet,
-): Promise<FigureRow[]> {
-  const scope = scopeSql(range);
-  const groupedBy = [...(set.byKey ? ['k'] : []), ...(set.byCurrency ? ['currency'] : [])];
-  const result = await withSortMemory(db, (trx) =>
-    trx.raw(
-      `with o as (
-       select ${KEYS[groupBy].row} as k, currency collate "C" as currency,
-              extract(epoch from completed_at - created_at) as seconds
-         from orders
-        where flow = 'ASYNC_MIT' and completed_at is not null and status_name not in ('Draft', 'Declined')
-          and created_at >= ? and created_at < ?${scope.sql}
-     )
-     select ${set.byKey ? `${KEYS[groupBy].out} as key, 0` : 'null as key, 1'} as no_key,
-            ${set.byCurrency ? 'currency, 0' : 'null as currency, 1'} as no_currency,
-            0 as evaluated, 0 as approved, 0 as declined, 0 as submitted, 0 as rescued, 0 as expired,
-            0 as recovered, 0 as rescue_attempts,
-            percentile_cont(0.5) within group (order by seconds) as median_seconds
-       from o
-      ${groupedBy.length ? `group by ${groupedBy.join(', ')}` : ''}`,
-      [range.from, range.to, ...scope.bindings],
-    ),
-  );
-  return (result.rows as Array<Record<string, unknown>>).map(figureRow);
-}
-
 const identity = (r: FigureRow) => JSON.stringify([r.key, r.currency]);
 
 /** Sums the counts of rows of the same grouping set; the medians are taken from `medians`. */
@@ -161,11 +100,10 @@ export async function rolledUpReportFigures(
     ...(range.from < fromDay ? [{ ...range, to: fromDay }] : []),
     ...(toDay < range.to ? [{ ...range, from: toDay }] : []),
   ];
-  const [days, ...rest] = await Promise.all([
+  const [days, medians, ...edgeRows] = await Promise.all([
     rollupFigures(db, { partnerId: range.partnerId, fromDay, toDay }, groupBy),
-    ...MEDIAN_SETS[medianSets].map((set) => rescueMedians(db, range, groupBy, set)),
+    rescueMedians(db, range, groupBy, medianSets),
     ...edges.map((edge) => reportFigures(db, edge, groupBy, false)),
   ]);
-  const medians = rest.slice(0, MEDIAN_SETS[medianSets].length).flat();
-  return merged([days, ...rest.slice(MEDIAN_SETS[medianSets].length)], medians);
+  return merged([days, ...edgeRows], medians);
 }

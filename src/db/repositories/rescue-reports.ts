@@ -95,8 +95,11 @@ export function scopeSql(scope: ReportScope): { sql: string; bindings: string[] 
  * completed; expired = submitted with expired_at. The range is on created_at, so the read is the
  * covering index orders_merchant_report (or orders_report across merchants) alone.
  */
+/** An order's time to rescue in seconds, as a float8 (the reports' medians read it, both ways). */
+export const RESCUE_SECONDS = `date_part('epoch', completed_at - created_at)`;
+
 /** The median time to rescue, in seconds; without it the grouping sets can be hashed, not sorted. */
-const MEDIAN = `percentile_cont(0.5) within group (order by extract(epoch from completed_at - created_at))
+const MEDIAN = `percentile_cont(0.5) within group (order by ${RESCUE_SECONDS})
               filter (where submitted and completed_at is not null)`;
 
 export async function reportFigures(

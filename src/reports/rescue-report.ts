@@ -2,6 +2,7 @@ import type { Db } from '../db/knex';
 import { openRescues } from '../db/repositories/open-rescues';
 import { rolledUpReportFigures } from '../db/repositories/rescue-report-rollup';
 import {
+  EMPTY_FIGURES,
   type FigureRow,
   type ReportGrouping,
   type ReportScope,
@@ -93,20 +94,6 @@ function figuresOf(row: FigureRow, recovered: Figures['recovered']): Figures {
   };
 }
 
-const EMPTY: FigureRow = {
-  key: null,
-  currency: null,
-  evaluated: 0,
-  approved: 0,
-  declined: 0,
-  submitted: 0,
-  rescued: 0,
-  expired: 0,
-  recovered: 0,
-  rescueAttempts: 0,
-  medianTimeToRescueSeconds: null,
-};
-
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What was recovered in each currency, from rows that split by currency (none recovered: left out). */
@@ -130,7 +117,7 @@ export async function rescueReport(db: Db, request: RescueReportRequest): Promis
       : rolledUpReportFigures(db, range, request.groupBy, request.medians),
     openRescues(db, range, RETRY_OFFSETS_MS, OPEN_RESCUES_LISTED),
   ]);
-  const total = rows.find((r) => r.key === null && r.currency === null) ?? EMPTY;
+  const total = rows.find((r) => r.key === null && r.currency === null) ?? EMPTY_FIGURES;
   const perCurrency = rows.filter((r) => r.key === null && r.currency !== null);
   const perGroup = rows
     .filter((r) => r.key !== null && r.currency === null)

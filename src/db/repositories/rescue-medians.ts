@@ -1,7 +1,7 @@
 import type { Db } from '../knex';
 import {
+  EMPTY_FIGURES,
   type FigureRow,
-  figureRow,
   KEYS,
   RESCUE_SECONDS,
   type ReportGrouping,
@@ -121,27 +121,9 @@ export async function rescueMedians(
         const [key, currency] = JSON.parse(id) as [string | null, string | null];
         const [low, high] = picked.get(id) ?? [];
         const median = low !== undefined && high !== undefined ? low + (high - low) * 0.5 : null;
-        return figureRow({
-          key,
-          no_key: key === null,
-          currency,
-          no_currency: currency === null,
-          ...ZERO,
-          median_seconds: median,
-        });
+        return { ...EMPTY_FIGURES, key, currency, medianTimeToRescueSeconds: median };
       });
     },
     { isolationLevel: 'repeatable read', readOnly: true },
   );
 }
-
-const ZERO = {
-  evaluated: 0,
-  approved: 0,
-  declined: 0,
-  submitted: 0,
-  rescued: 0,
-  expired: 0,
-  recovered: 0,
-  rescue_attempts: 0,
-};

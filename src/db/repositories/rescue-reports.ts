@@ -35,6 +35,21 @@ export interface FigureRow {
   medianTimeToRescueSeconds: number | null;
 }
 
+/** A grouping set's figures before anything is counted in them. */
+export const EMPTY_FIGURES: FigureRow = {
+  key: null,
+  currency: null,
+  evaluated: 0,
+  approved: 0,
+  declined: 0,
+  submitted: 0,
+  rescued: 0,
+  expired: 0,
+  recovered: 0,
+  rescueAttempts: 0,
+  medianTimeToRescueSeconds: null,
+};
+
 export function figureRow(r: Record<string, unknown>): FigureRow {
   return {
     key: r.no_key ? null : (r.key as string),

@@ -102,7 +102,19 @@ describe('foundation: the real API with a real worker, Temporal dev server and P
       { describe: `the request log line of ${id}`, timeoutMs: 5_000 },
     );
     expect(line).toMatchObject({ method: 'GET', path: '/v1/health', status: 200 });
+    expect(line.errorId).toBeUndefined();
     expect(stack.logs.text()).not.toContain('super-secret-token-value');
+  });
+
+  it("names a refused request's six-digit error id on its log line, so the log says why without the body", async () => {
+    const res = await call('/v1/health', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    const id = res.headers.get('x-request-id');
+    const line = await eventually(
+      () => stack.logs.lines.map((l) => JSON.parse(l)).find((l) => l.requestId === id && l.msg === 'request'),
+      (found) => found !== undefined,
+      { describe: `the request log line of ${id}`, timeoutMs: 5_000 },
+    );
+    expect(line).toMatchObject({ method: 'POST', path: '/v1/health', status: 415, errorId: '415001' });
   });
 
   it('runs workflows on the real worker through the shared bundle: an async MIT window closes on its timer', async () => {

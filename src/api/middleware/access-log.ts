@@ -3,8 +3,9 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../../logger';
 
 /**
- * One log line per request, with its id, status and duration, and the merchant and order it
- * concerned where known (so an operator can follow one merchant's or one order's requests), and
+ * One log line per request, with its id, status and duration, the six-digit error id when it
+ * failed (so a refused call says why without its body), the merchant and order it concerned
+ * where known (so an operator can follow one merchant's or one order's requests), and
  * with tracing on its trace id (to find its trace: docs/deployment.md#traces). Bodies and
  * headers are not logged.
  */
@@ -21,6 +22,7 @@ export function accessLog(logger: Logger): Middleware {
           method: ctx.method,
           path: ctx.path,
           status: ctx.status,
+          errorId: ctx.state.errorId,
           durationMs: Math.round(durationMs * 10) / 10,
           merchantId: ctx.state.principal?.merchantId ?? ctx.state.merchantId ?? undefined,
           orderId: ctx.state.orderId ?? undefined,

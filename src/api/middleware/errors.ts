@@ -31,6 +31,7 @@ export function errorHandler(logger: Logger): Middleware {
         logger.error({ requestId: ctx.state.requestId, err }, 'request failed');
       }
       ctx.status = apiError.status;
+      ctx.state.errorId = apiError.definition.id; // the access log line names it (access-log.ts)
       for (const [name, value] of Object.entries(apiError.details.headers ?? {})) ctx.set(name, value);
       ctx.body = errorBody(apiError, ctx.state.requestId);
     }

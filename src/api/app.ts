@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import type { CacheNotifications } from '../db/cache-notifications';
 import type { Db } from '../db/knex';
 import { type Clock, systemClock } from '../domain/clock';
+import { DEFAULT_NETWORK_REGION } from '../domain/network-rules';
 import type { Logger } from '../logger';
 import { AcceptedRescues } from '../orders/accepted-rescues';
 import { OrderClient } from '../orders/order-client';
@@ -201,7 +202,7 @@ export function createApp(deps: AppDeps): RescueApp {
         ),
         rateLimit: limits.payments,
         evaluateRateLimit: limits.paymentsWithClaim,
-        networkRegion: config.networkRegion,
+        networkRegion: config.networkRegion ?? DEFAULT_NETWORK_REGION,
         settings,
       }),
       reader, // a link reaches only the lookup: it is refused on every other method

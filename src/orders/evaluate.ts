@@ -7,6 +7,7 @@ import type { EvaluateInput } from '../domain/orders/contracts';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
 import { OrderFailure } from '../domain/orders/order-failure';
 import { orderWorkflowId } from '../domain/orders/workflow-ids';
+import { retryBudget } from '../domain/retry-budget';
 import { scoreTransaction } from '../domain/scoring';
 import { cardFingerprints } from '../domain/vault-cipher';
 import type { Acting, OrderDeps } from './deps';
@@ -51,7 +52,7 @@ export async function prepareEvaluate(
     });
   const pm = body.paymentMethod;
   // Independent reads, at once: the site from the process's cache, the rest in one round trip.
-  const [site, { settings, existing, tokenCard, senseSession }] = await Promise.all([
+  const [site, { settings, existing, tokenCard, tokenCardDeclines, senseSession }] = await Promise.all([
     body.siteId
       ? (deps.settings?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
       : undefined,
@@ -60,6 +61,7 @@ export async function prepareEvaluate(
       externalOrderId,
       token: 'token' in pm ? pm.token : undefined,
       senseKey: signalSenseKey(body.senseKey),
+      now,
     }),
   ]);
   const signals = judgeDeviceSignals(senseSession, { externalOrderId }, now);
@@ -150,6 +152,10 @@ export async function prepareEvaluate(
         },
         signals,
       ),
+      // A vaulted token's budget comes read; a card number's card may be new, so the workflow reads it.
+      ...(tokenCard && card === tokenCard
+        ? { cardBudget: retryBudget(card.brand, deps.networkRegion, tokenCardDeclines, now.getTime()) }
+        : {}),
     };
     const owner = { merchantId, partnerId: acting.partnerId, isTestMode: deps.environment === 'sandbox' };
     let result = await deps.workflows.evaluate(owner, externalOrderId, input);

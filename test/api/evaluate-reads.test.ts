@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { findVaultedCard } from '../../src/db/repositories/card-vault';
+import { cardDeclines, recordChargeAnswer, recordChargeIntent } from '../../src/db/repositories/charges';
 import { readEvaluateRows } from '../../src/db/repositories/evaluate-reads';
 import { getMerchantSettings, updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { findMerchantOrderByExternalId, persistOrder } from '../../src/db/repositories/orders';
 import { findSenseSession, recordSignals } from '../../src/db/repositories/sense-sessions';
 import { createSite } from '../../src/db/repositories/sites';
 import { DEFAULT_MERCHANT_SETTINGS } from '../../src/domain/merchant-settings';
+import { NETWORK_RULES_LOOKBACK_MS } from '../../src/domain/network-rules';
 import { draftOf } from '../../src/workflows/order/evaluate';
 import { Order } from '../../src/workflows/order/order';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -28,7 +30,26 @@ describe('the evaluate reads', () => {
     await database?.drop();
   });
 
-  it('answer what merchantSettingsOf, findMerchantOrderByExternalId, findVaultedCard and findSenseSession answer', async () => {
+  /** A charge of another order of the merchant's, on the card of `token`, answered `result`. */
+  async function charge(
+    token: string,
+    at: Date,
+    result: 'approved' | 'declined',
+    networkCode: string,
+    mac: string | null,
+  ) {
+    const id = randomUUID();
+    const request = { cardToken: token, mode: 'sale' as const, flow: 'ASYNC_MIT' as const, threeDSecure: null };
+    const intent = { id, orderId: randomUUID(), merchantId: merchant.mid, externalOrderId: `other-${id}` };
+    await recordChargeIntent(
+      database.db,
+      { ...intent, kind: 'sale', attempt: 1, amount: 100, currency: 'USD', request, attemptedAt: at },
+      at,
+    );
+    await recordChargeAnswer(database.db, id, { result, networkCode, merchantAdviceCode: mac }, at);
+  }
+
+  it('answer what merchantSettingsOf, findMerchantOrderByExternalId, findVaultedCard, cardDeclines and findSenseSession answer', async () => {
     const { db } = database;
     await updateMerchantSettings(db, merchant.mid, { authorizeCapability: true, captureWindowMinutes: 90 }, new Date());
     const card = await vaultTestCard(db, merchant.mid, '4111111111111111', keys);
@@ -64,14 +85,36 @@ describe('the evaluate reads', () => {
       now: at,
     });
 
-    const read = await readEvaluateRows(db, { merchantId: merchant.mid, externalOrderId, token: card.token, senseKey });
+    // The card's declines in other orders: counted within the lookback, as cardDeclines counts them.
+    const now = new Date('2026-11-29T12:00:00.000Z');
+    const fingerprint = (await db('card_vault').where({ token: card.token }).first())?.fingerprint as string;
+    await charge(card.token, new Date('2026-11-29T09:00:00.000Z'), 'declined', '51', '02');
+    await charge(card.token, new Date('2026-11-28T09:00:00.000Z'), 'declined', '05', null);
+    await charge(card.token, new Date('2026-11-29T09:30:00.000Z'), 'approved', '00', null);
+    await charge(card.token, new Date(now.getTime() - NETWORK_RULES_LOOKBACK_MS - 60_000), 'declined', '51', null);
+    const othersToken = (await vaultTestCard(db, merchant.mid, '5555555555554444', keys)).token;
+    await charge(othersToken, new Date('2026-11-29T09:00:00.000Z'), 'declined', '51', null);
+
+    const read = await readEvaluateRows(db, {
+      merchantId: merchant.mid,
+      externalOrderId,
+      token: card.token,
+      senseKey,
+      now,
+    });
     const existing = await findMerchantOrderByExternalId(db, merchant.mid, externalOrderId);
+    const since = new Date(now.getTime() - NETWORK_RULES_LOOKBACK_MS);
     expect(read).toEqual({
       settings: await getMerchantSettings(db, merchant.mid),
       existing,
       tokenCard: await findVaultedCard(db, merchant.mid, card.token),
+      tokenCardDeclines: await cardDeclines(db, merchant.mid, fingerprint, since),
       senseSession: await findSenseSession(db, merchant.mid, senseKey),
     });
+    expect(read.tokenCardDeclines).toEqual([
+      { at: Date.parse('2026-11-28T09:00:00.000Z'), networkCode: '05', merchantAdviceCode: null },
+      { at: Date.parse('2026-11-29T09:00:00.000Z'), networkCode: '51', merchantAdviceCode: '02' },
+    ]);
     // toEqual tells a Date from its ISO text; these pin what the evaluate relies on.
     expect(read.existing?.declined_at).toEqual(at);
     expect(read.existing?.completed_at).toBeNull();
@@ -89,11 +132,13 @@ describe('the evaluate reads', () => {
       externalOrderId: `shop-${randomUUID()}`,
       token: othersCard.token,
       senseKey: randomUUID(),
+      now: new Date(),
     });
     expect(read).toEqual({
       settings: await getMerchantSettings(db, merchant.mid),
       existing: undefined,
       tokenCard: undefined,
+      tokenCardDeclines: [],
       senseSession: undefined,
     });
     const malformed = await readEvaluateRows(db, {
@@ -101,11 +146,13 @@ describe('the evaluate reads', () => {
       externalOrderId: "x'); drop table orders; --",
       token: 'not-a-uuid',
       senseKey: '',
+      now: new Date(),
     });
     expect(malformed).toEqual({
       settings: DEFAULT_MERCHANT_SETTINGS,
       existing: undefined,
       tokenCard: undefined,
+      tokenCardDeclines: [],
       senseSession: undefined,
     });
   });

@@ -242,6 +242,27 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(secondLookup.scoring.reasons).toContain('retry_budget_exhausted');
       expect(secondLookup.attempts).toEqual([]);
       expect(secondLookup.retryBudget).toEqual(lookup.retryBudget);
+
+      // The card's vault token: the API reads its budget with the evaluate's other reads, so the
+      // workflow declines it the same without a read of its own (its only local activity is the
+      // read model's write); a card number's evaluate has the workflow read it.
+      const byToken = await api('POST', '/v1/evaluate', evaluateBody({ paymentMethod: { token: order?.card_token } }));
+      expect(byToken.body).toMatchObject({ status: 'DECLINED' });
+      const tokenLookup = (await api('GET', `/v1/orders/${byToken.body.orderId}`)).body;
+      expect(tokenLookup.scoring.reasons).toContain('retry_budget_exhausted');
+      expect(tokenLookup.attempts).toEqual([]);
+      const localActivities = async (orderId: string) => {
+        const row = await stack.db('orders').where({ id: orderId }).first();
+        const history = await stack.client.workflow
+          .getHandle(orderWorkflowId(mid, row?.external_order_id as string))
+          .fetchHistory();
+        return (history.events ?? []).flatMap((e) => {
+          const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+          return data ? [/"activity_type":"(\w+)"/.exec(Buffer.from(data).toString())?.[1]] : [];
+        });
+      };
+      expect(await localActivities(second.body.orderId)).toEqual(['cardRetryBudget', 'persistOrder']);
+      expect(await localActivities(byToken.body.orderId)).toEqual(['persistOrder']);
     });
   });
 

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
-import type { NetworkRegion } from '../../domain/network-rules';
 import { evaluateRequest, withoutNulls } from '../../domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
@@ -49,8 +48,6 @@ export type OrderRouteDeps = OrderDeps & {
   rateLimit: Middleware;
   /** Evaluate's rate limit, taken with its idempotency claim (src/api/middleware/rate-limit.ts); else rateLimit. */
   evaluateRateLimit?: Middleware;
-  /** The card networks' region, for the lookup's retryBudget (docs/network-rules.md); default US and Canada. */
-  networkRegion?: NetworkRegion;
 };
 
 /**

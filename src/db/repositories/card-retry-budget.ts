@@ -26,14 +26,5 @@ export async function readCardRetryBudget(
   if (!card) return undefined;
   const since = new Date(now.getTime() - NETWORK_RULES_LOOKBACK_MS);
   const declines = await cardDeclines(db, merchantId, card.fingerprint, since);
-  return retryBudget(
-    card.brand,
-    region,
-    declines.map((d) => ({
-      at: d.attempted_at.getTime(),
-      networkCode: d.network_code,
-      merchantAdviceCode: d.merchant_advice_code,
-    })),
-    now.getTime(),
-  );
+  return retryBudget(card.brand, region, declines, now.getTime());
 }

@@ -1,9 +1,12 @@
 import type { MerchantSettings } from '../../domain/merchant-settings';
+import { NETWORK_RULES_LOOKBACK_MS } from '../../domain/network-rules';
+import type { CardDecline } from '../../domain/retry-budget';
 import { rowFromJson } from '../json-row';
 import type { Db } from '../knex';
 import type { CardVaultRecord } from '../tables/card-vault';
 import { ORDER_INSTANTS } from '../tables/orders';
 import { type VaultedCard, vaultedCardView } from './card-vault';
+import { cardDeclinesQuery, declineOf } from './charges';
 import { merchantSettingsOf } from './merchants';
 import type { OrderRow } from './orders';
 import { SENSE_SESSION_INSTANTS, type SenseSessionRow } from './sense-sessions';
@@ -13,6 +16,8 @@ export interface EvaluateRows {
   settings: MerchantSettings;
   existing: OrderRow | undefined;
   tokenCard: VaultedCard | undefined;
+  /** The token card's declines the networks' rules count (docs/network-rules.md); [] without one. */
+  tokenCardDeclines: CardDecline[];
   senseSession: SenseSessionRow | undefined;
 }
 
@@ -34,28 +39,49 @@ select
     select token, brand, bin, last4, expiry_month, expiry_year from card_vault
     where token = cast(:token as uuid) and merchant_id = :merchant limit 1) c) as token_card,
   (select to_jsonb(ss) from sense_sessions ss
-    where ss.merchant_id = :merchant and ss.sense_key = cast(:senseKey as uuid) limit 1) as sense_session`;
+    where ss.merchant_id = :merchant and ss.sense_key = cast(:senseKey as uuid) limit 1) as sense_session,
+  (select coalesce(jsonb_agg(to_jsonb(d)), cast('[]' as jsonb)) from :declines as d) as token_card_declines`;
 
 type Json = Record<string, unknown> | null;
 
 /**
  * The evaluate's reads in one round trip: the merchant's settings, its order with this
- * externalOrderId, the merchant's vaulted card `token`, its widget session `senseKey` (the same
- * rows, typed the same, as merchantSettingsOf, findMerchantOrderByExternalId, findVaultedCard and
+ * externalOrderId, the merchant's vaulted card `token` and that card's declines within the
+ * networks' lookback before `now` (so the first evaluate brings the card's retry budget to the
+ * workflow: one local activity less), its widget session `senseKey` (the same rows, typed the
+ * same, as merchantSettingsOf, findMerchantOrderByExternalId, findVaultedCard, cardDeclines and
  * findSenseSession give).
  */
 export async function readEvaluateRows(
   db: Db,
-  ask: { merchantId: string; externalOrderId: string; token?: string | undefined; senseKey?: string | undefined },
+  ask: {
+    merchantId: string;
+    externalOrderId: string;
+    token?: string | undefined;
+    senseKey?: string | undefined;
+    now: Date;
+  },
 ): Promise<EvaluateRows> {
   const uuidOrNull = (value: string | undefined) => (value !== undefined && UUID.test(value) ? value : null);
+  const token = uuidOrNull(ask.token);
+  const fingerprint = db('card_vault').select('fingerprint').where('merchant_id', ask.merchantId).limit(1);
+  if (token) fingerprint.where('token', token);
+  else fingerprint.whereRaw('false');
+  const since = new Date(ask.now.getTime() - NETWORK_RULES_LOOKBACK_MS);
   const answer = await db.raw<{
-    rows: Array<{ settings: Json; existing: Json; token_card: Json; sense_session: Json }>;
+    rows: Array<{
+      settings: Json;
+      existing: Json;
+      token_card: Json;
+      sense_session: Json;
+      token_card_declines: Array<Parameters<typeof declineOf>[0]> | null;
+    }>;
   }>(READS, {
     merchant: ask.merchantId,
     externalOrderId: ask.externalOrderId,
-    token: uuidOrNull(ask.token),
+    token,
     senseKey: uuidOrNull(ask.senseKey),
+    declines: cardDeclinesQuery(db, ask.merchantId, fingerprint, since),
   });
   const row = answer.rows[0];
   const card = rowFromJson<ClearCard>(row?.token_card, []);
@@ -63,6 +89,7 @@ export async function readEvaluateRows(
     settings: merchantSettingsOf(row?.settings),
     existing: rowFromJson<OrderRow>(row?.existing, ORDER_INSTANTS),
     tokenCard: card ? vaultedCardView(card as CardVaultRecord) : undefined,
+    tokenCardDeclines: card ? (row?.token_card_declines ?? []).map(declineOf) : [],
     senseSession: rowFromJson<SenseSessionRow>(row?.sense_session, SENSE_SESSION_INSTANTS),
   };
 }

@@ -1,4 +1,5 @@
 import type { MerchantSettings } from '../merchant-settings';
+import type { RetryBudget } from '../retry-budget';
 import type { ScoreResult } from './activity-contracts';
 import type { Flow, OrderStatusName, Outcome } from './status';
 
@@ -79,6 +80,12 @@ export interface EvaluateInput extends CallerDeadline {
   settings: MerchantSettings;
   /** The rescue score, from the API (src/orders/device-signals.ts). */
   scored: ScoreResult;
+  /**
+   * The card's retry budget at receipt (docs/network-rules.md), read by the API with the evaluate's
+   * other reads for a vaulted token: the first evaluate then needs no read of its own. Absent (a
+   * card number, histories from before): the workflow reads it.
+   */
+  cardBudget?: RetryBudget | null;
 }
 
 export type EvaluateResult =

@@ -1,9 +1,7 @@
 import { seedReportData } from '../../scripts/bench/reports-seed';
 import { type MedianSets, rescueMedians } from '../../src/db/repositories/rescue-medians';
-import { KEYS, RESCUE_SECONDS, type ReportGrouping } from '../../src/db/repositories/rescue-reports';
+import { KEYS, RESCUE_SECONDS, RESCUED_ORDER, type ReportGrouping } from '../../src/db/repositories/rescue-reports';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-
-const RESCUED = `flow = 'ASYNC_MIT' and completed_at is not null and status_name not in ('Draft', 'Declined')`;
 
 /**
  * The operator report's two-pass medians (src/db/repositories/rescue-medians.ts) against
@@ -19,7 +17,7 @@ describe('the operator report’s medians (real Postgres)', () => {
     database = await createTestDatabase();
     ({ partnerId } = await seedReportData(database.url, 6_000));
     await database.db.raw(
-      `update orders set completed_at = created_at + random() * interval '20 days' where ${RESCUED} and random() < 0.33`,
+      `update orders set completed_at = created_at + random() * interval '20 days' where ${RESCUED_ORDER} and random() < 0.33`,
     );
   }, 120_000);
   afterAll(async () => {
@@ -33,7 +31,7 @@ describe('the operator report’s medians (real Postgres)', () => {
       `select ${KEYS[groupBy].out} as key, grouping(k) as no_key, ${sets === 'groups' ? 'null' : 'currency'} as currency,
               percentile_cont(0.5) within group (order by ${RESCUE_SECONDS}) as median
          from (select ${KEYS[groupBy].row} as k, currency collate "C" as currency, completed_at, created_at
-                 from orders where ${RESCUED} and created_at >= ? and created_at < ?${partner ? ' and partner_id = ?' : ''}) o
+                 from orders where ${RESCUED_ORDER} and created_at >= ? and created_at < ?${partner ? ' and partner_id = ?' : ''}) o
         group by grouping sets (${grouping})`,
       [from, to, ...(partner ? [partner] : [])],
     );

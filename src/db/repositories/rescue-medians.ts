@@ -4,6 +4,7 @@ import {
   type FigureRow,
   KEYS,
   RESCUE_SECONDS,
+  RESCUED_ORDER,
   type ReportGrouping,
   type ReportRange,
   scopeSql,
@@ -80,7 +81,7 @@ export async function rescueMedians(
   const rescued = `select ${KEYS[groupBy].row} as k, currency collate "C" as currency, ${RESCUE_SECONDS} as seconds,
                           ${BUCKET} as b
          from orders
-        where flow = 'ASYNC_MIT' and completed_at is not null and status_name not in ('Draft', 'Declined')
+        where ${RESCUED_ORDER}
           and created_at >= ? and created_at < ?${scope.sql}`;
   const bindings = [range.from, range.to, ...scope.bindings];
 

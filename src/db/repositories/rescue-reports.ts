@@ -104,18 +104,29 @@ export function scopeSql(scope: ReportScope): { sql: string; bindings: string[] 
 }
 
 /**
- * Every grouping set of a report in one read: (group, currency), (group), (currency) and the
- * total. An order's class is read from its status and timestamps (docs/reports.md):
- * submitted = async MIT past its evaluate and not declined by it; rescued = submitted and
- * completed; expired = submitted with expired_at. The range is on created_at, so the read is the
- * covering index orders_merchant_report (or orders_report across merchants) alone.
+ * A submitted order, in SQL: an async MIT order past its evaluate and not declined by it (what the
+ * reports count as a rescue attempted). The rollup's trigger (migration 20261129030000) states
+ * the same rule in its own, frozen, words.
  */
+export const SUBMITTED_ORDER = `flow = 'ASYNC_MIT' and status_name not in ('Draft', 'Declined')`;
+
+/** A rescued order, in SQL: submitted and completed (the partial index orders_rescued holds these). */
+export const RESCUED_ORDER = `${SUBMITTED_ORDER} and completed_at is not null`;
+
 /** An order's time to rescue in seconds, as a float8 (the reports' medians read it, both ways). */
 export const RESCUE_SECONDS = `date_part('epoch', completed_at - created_at)`;
 
 /** The median time to rescue, in seconds; without it the grouping sets can be hashed, not sorted. */
 const MEDIAN = `percentile_cont(0.5) within group (order by ${RESCUE_SECONDS})
               filter (where submitted and completed_at is not null)`;
+
+/**
+ * Every grouping set of a report in one read: (group, currency), (group), (currency) and the
+ * total. An order's class is read from its status and timestamps (docs/reports.md):
+ * submitted = async MIT past its evaluate and not declined by it; rescued = submitted and
+ * completed; expired = submitted with expired_at. The range is on created_at, so the read is the
+ * covering index orders_merchant_report (or orders_report across merchants) alone.
+ */
 
 export async function reportFigures(
   db: Db,
@@ -131,7 +142,7 @@ export async function reportFigures(
               status_name <> 'Draft' as evaluated,
               flow <> 'ASYNC_MIT' and authorization_id is not null as approved,
               status_name = 'Declined' as declined,
-              flow = 'ASYNC_MIT' and status_name not in ('Draft', 'Declined') as submitted,
+              ${SUBMITTED_ORDER} as submitted,
               completed_at, expired_at, created_at
          from orders
         where created_at >= ? and created_at < ?${scope.sql}

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { cardDeclines } from '../../src/db/repositories/card-declines';
 import { findVaultedCard } from '../../src/db/repositories/card-vault';
-import { cardDeclines, recordChargeAnswer, recordChargeIntent } from '../../src/db/repositories/charges';
+import { recordChargeAnswer, recordChargeIntent } from '../../src/db/repositories/charges';
 import { readEvaluateRows } from '../../src/db/repositories/evaluate-reads';
 import { getMerchantSettings, updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { findMerchantOrderByExternalId, persistOrder } from '../../src/db/repositories/orders';

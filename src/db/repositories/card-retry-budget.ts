@@ -3,7 +3,7 @@ import type { NetworkRegion } from '../../domain/network-rules';
 import { NETWORK_RULES_LOOKBACK_MS } from '../../domain/network-rules';
 import { type RetryBudget, retryBudget } from '../../domain/retry-budget';
 import type { Db } from '../knex';
-import { cardDeclines } from './charges';
+import { cardDeclines } from './card-declines';
 
 /**
  * A vaulted card's retry budget at its merchant (docs/network-rules.md): its declines in the

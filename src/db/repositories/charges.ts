@@ -1,7 +1,5 @@
-import type { Knex } from 'knex';
 import { isUuid } from '../../domain/ids';
 import type { ChargeAnswerResult, ChargeKind } from '../../domain/orders/charge-attempts';
-import type { CardDecline } from '../../domain/retry-budget';
 import type { Db } from '../knex';
 import type { ChargeRecord, ChargeRequestRecord } from '../tables/charges';
 
@@ -167,50 +165,6 @@ export async function chargesToReconcile(db: Db, merchantId: string, orderId: st
  * networks' retry rules count (src/domain/retry-budget.ts). Reads the partial index
  * charges_card_declines, so its cost is the card's recent declines, not the merchant's history.
  */
-/**
- * The declines of a card (its vault fingerprint, or a subquery answering it) that the networks'
- * rules count: sales and authorizations after `since`, oldest first. A query, so that a statement
- * can hold it (src/db/repositories/evaluate-reads.ts).
- */
-export function cardDeclinesQuery(
-  db: Db,
-  merchantId: string,
-  cardFingerprint: string | Knex.QueryBuilder,
-  since: Date,
-) {
-  return db('charges')
-    .select('attempted_at', 'network_code', 'merchant_advice_code')
-    .where({ merchant_id: merchantId, result: 'declined' })
-    .where('card_fingerprint', cardFingerprint)
-    .whereIn('kind', ['sale', 'authorization'])
-    .where('attempted_at', '>', since)
-    .orderBy('attempted_at');
-}
-
-/** A card's declines as the rules read them (`cardDeclinesQuery`). */
-export async function cardDeclines(
-  db: Db,
-  merchantId: string,
-  cardFingerprint: string,
-  since: Date,
-): Promise<CardDecline[]> {
-  const rows = await cardDeclinesQuery(db, merchantId, cardFingerprint, since);
-  return rows.flatMap((r) => (r.attempted_at ? [declineOf({ ...r, attempted_at: r.attempted_at })] : []));
-}
-
-/** One row of `cardDeclinesQuery` (its instant as a Date, or as JSON's text) as the rules read it. */
-export function declineOf(row: {
-  attempted_at: Date | string;
-  network_code: string | null;
-  merchant_advice_code: string | null;
-}): CardDecline {
-  return {
-    at: new Date(row.attempted_at).getTime(),
-    networkCode: row.network_code,
-    merchantAdviceCode: row.merchant_advice_code,
-  };
-}
-
 /** One charge of a merchant's, by its id (its processor key). */
 export async function findCharge(db: Db, merchantId: string, id: string): Promise<ChargeRecord | undefined> {
   return db('charges').where({ id, merchant_id: merchantId }).first();

@@ -146,6 +146,17 @@ describe('order workflow (time-skipping server, real activities and Postgres)', 
     expect(await eventNames(database.db, orderId)).toEqual(['order.expired']);
   });
 
+  it("takes the card's retry budget the API read with the evaluate: allowed, accepted; held, declined at once", async () => {
+    const allowed = { used: 2, limit: 15, resetsAt: null, notBefore: null, heldBy: null };
+    const accepted = await startAlone('4000000000000341', { ...asyncMit, cardBudget: allowed });
+    expect(accepted.result).toMatchObject({ outcome: 'SUBMITTED', status: 'Processing' });
+    const notBefore = new Date((await now()).getTime() + 30 * DAY).toISOString();
+    const held = { ...allowed, used: 1, notBefore, heldBy: 'visa_category_1' };
+    const declined = await startAlone('4000000000000341', { ...asyncMit, cardBudget: held });
+    expect(declined.result).toMatchObject({ outcome: 'DECLINED', status: 'Declined' });
+    expect((await orderRow(database.db, declined.orderId)).reasons).toContain('retry_budget_exhausted');
+  });
+
   it('answers DECLINED at once for a hard original decline code, with nothing to retry', async () => {
     const { result, orderId } = await start('4111111111111111', { ...asyncMit, responseCode: '41' });
     expect(result).toMatchObject({ outcome: 'DECLINED', status: 'Declined' });

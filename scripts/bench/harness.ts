@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { type BundleOptions, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
-import { createApp } from '../../src/api/app';
-import { attachLease, ProcessLease } from '../../src/api/process-lease';
 import { closeServer, listen } from '../../src/api/server';
 import { loadConfig } from '../../src/config';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
@@ -227,8 +225,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const deps = { config, db: apiDb, temporal: connection, temporalClient: client, logger };
   // An ephemeral port: never collides with a running `npm start`.
   const extra = options.extraRoutes?.(client, config.temporal.taskQueue);
-  const api = extra ? await listenWith(deps, extra) : await listen(deps, HOST, 0);
-  stops.push({ name: 'API', stop: () => (extra ? closeBenchServer(api) : closeServer(api)) });
+  const api = await listen(deps, HOST, 0, undefined, extra);
+  stops.push({ name: 'API', stop: () => closeServer(api) });
   const apiUrl = `http://${HOST}:${portOf(api)}`;
   checkInterrupted();
 
@@ -272,29 +270,6 @@ async function startWorkerProcess(
   });
   await worker.start();
   return worker;
-}
-
-/** As src/api/server.ts `listen` (the app and its process lease), with bench-only routes added. */
-const leases = new WeakMap<Server, { inFlight: { drained(ms: number): Promise<unknown> }; lease: ProcessLease }>();
-async function listenWith(deps: Parameters<typeof createApp>[0], extra: ReturnType<Router['routes']>): Promise<Server> {
-  const app = createApp(deps);
-  app.use(extra);
-  const lease = new ProcessLease(deps.db, deps.logger).start();
-  attachLease(app, lease);
-  const server = createServer(app.callback());
-  leases.set(server, { inFlight: app.inFlight, lease });
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject).listen(0, HOST));
-  return server;
-}
-
-async function closeBenchServer(server: Server): Promise<void> {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
-  const served = leases.get(server);
-  await served?.inFlight.drained(30_000);
-  await served?.lease.stop();
 }
 
 /** A partner, merchant and tokenization key (as onboarding would), a merchant API key, its bearer token. */

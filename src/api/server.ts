@@ -1,6 +1,7 @@
 // First: hooks HTTP and pg for tracing before anything loads them (a no-op when tracing is off).
 import '../observability/instrument';
 import { createServer, type Server } from 'node:http';
+import type Router from '@koa/router';
 import { type Config, loadConfig, loadConfigOrExit } from '../config';
 import { CacheNotifications } from '../db/cache-notifications';
 import { createDb } from '../db/knex';
@@ -29,16 +30,19 @@ const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
  * `keepAliveTimeoutMs`; at most `maxConnectionsPerAddress` are open from one client address and
  * `maxConnections` in all (docs/deployment.md#connections). The app gets its process lease (idempotency claims,
  * docs/idempotency.md), renewed in the background: listening never waits for the database.
+ * `extraRoutes` are mounted after the app's own (the benchmarks' floor routes).
  */
 export async function listen(
   deps: AppDeps,
   host: string,
   port: number,
   http: HttpSettings = loadConfig({}).http,
+  extraRoutes?: ReturnType<Router['routes']>,
 ): Promise<Server> {
   // Its caches (tokens, settings) hear every change through their own LISTEN connection.
   const notifications = CacheNotifications.forDb(deps.db, deps.logger).start();
   const app = createApp({ ...deps, cacheNotifications: notifications });
+  if (extraRoutes) app.use(extraRoutes);
   const lease = new ProcessLease(deps.db, deps.logger).start();
   attachLease(app, lease);
   const server = createServer(

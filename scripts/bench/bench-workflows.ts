@@ -4,6 +4,7 @@ export * from '../../src/workflows';
 export {
   benchFloorChargeWorkflow,
   benchFloorOpenWorkflow,
+  benchFloorRecordedWorkflow,
   benchFloorWorkflow,
   floorUpdate,
 } from './floor-workflow';

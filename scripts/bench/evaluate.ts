@@ -10,7 +10,14 @@ import { createDb, type Db } from '../../src/db/knex';
 import { withCitChargeShapeSwitch } from './cit-charge-bundle';
 import { LOCAL_CHARGE_PREFIX } from './cit-charge-marker';
 import { coresBetween, cpuSnapshot } from './cpu-use';
-import { FLOOR_CHARGE_PATH, FLOOR_OPEN_PATH, FLOOR_PATH, floorActivities, floorRoutes } from './floor-route';
+import {
+  FLOOR_CHARGE_PATH,
+  FLOOR_OPEN_PATH,
+  FLOOR_PATH,
+  FLOOR_RECORDED_PATH,
+  floorActivities,
+  floorRoutes,
+} from './floor-route';
 import {
   checkInterrupted,
   commaList,
@@ -55,10 +62,12 @@ const WARMUP_SECONDS = 2;
 const SHAPED_FLOORS = {
   cit: 'Temporal floor + activity',
   mit: 'Temporal floor, left open',
+  mitRecorded: 'Temporal floor, left open, recorded',
 } as const;
 const EVALUATE_OF_SHAPE: Record<string, string> = {
   [SHAPED_FLOORS.cit]: 'CIT evaluate',
   [SHAPED_FLOORS.mit]: 'async MIT evaluate',
+  [SHAPED_FLOORS.mitRecorded]: 'async MIT evaluate',
 };
 
 let load: autocannon.Instance | undefined;
@@ -66,7 +75,7 @@ let load: autocannon.Instance | undefined;
 const statements = { api: 0, worker: 0 };
 
 interface Scenario {
-  key: 'base' | 'floor' | 'floor-charge' | 'cit' | 'cit-local' | 'floor-open' | 'mit';
+  key: 'base' | 'floor' | 'floor-charge' | 'cit' | 'cit-local' | 'floor-open' | 'floor-recorded' | 'mit';
   name: string;
   url: string;
   headers: Record<string, string>;
@@ -174,6 +183,15 @@ async function main(): Promise<void> {
       outcome: 'FLOOR',
     },
     {
+      // Informative: Temporal's part of the async MIT shape as shipped (not the issue's yardstick).
+      key: 'floor-recorded',
+      name: SHAPED_FLOORS.mitRecorded,
+      url: `${apiUrl}${FLOOR_RECORDED_PATH}`,
+      headers: {},
+      body: citBody,
+      outcome: 'FLOOR',
+    },
+    {
       key: 'mit',
       name: 'async MIT evaluate',
       url: `${apiUrl}/v1/evaluate`,
@@ -202,7 +220,7 @@ async function main(): Promise<void> {
       for (const s of rows) results.push(await closedLoopRow(s, connections));
     }
   };
-  const lastPair = (s: Scenario) => s.key === 'floor-open' || s.key === 'mit';
+  const lastPair = (s: Scenario) => s.key === 'floor-open' || s.key === 'floor-recorded' || s.key === 'mit';
   await closedLoop(scenarios.filter((s) => !lastPair(s)));
 
   const open: OpenLoopMeasured[] = [];

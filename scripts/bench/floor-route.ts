@@ -1,24 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
+import { orderStartSearchAttributes } from '../../src/workflows/search-attributes';
 import type { FloorActivities } from './floor-workflow';
-import { benchFloorChargeWorkflow, benchFloorOpenWorkflow, benchFloorWorkflow, floorUpdate } from './floor-workflow';
+import {
+  benchFloorChargeWorkflow,
+  benchFloorOpenWorkflow,
+  benchFloorRecordedWorkflow,
+  benchFloorWorkflow,
+  floorUpdate,
+} from './floor-workflow';
 
 export const FLOOR_PATH = '/bench/floor';
 /** The floor of a CIT evaluate's shape (benchFloorChargeWorkflow). */
 export const FLOOR_CHARGE_PATH = '/bench/floor-charge';
 /** The floor of an async MIT evaluate's shape (benchFloorOpenWorkflow). */
 export const FLOOR_OPEN_PATH = '/bench/floor-open';
+/** Temporal's part of an async MIT evaluate's shipped shape (benchFloorRecordedWorkflow). */
+export const FLOOR_RECORDED_PATH = '/bench/floor-recorded';
 
 /** The charge floor's activity, registered on the bench's worker beside the service's own. */
 export const floorActivities: FloorActivities = {
   benchFloorCharge: async () => 'CHARGED',
+  benchFloorRecord: async () => {},
 };
 
 const FLOORS = [
   [FLOOR_PATH, benchFloorWorkflow],
   [FLOOR_CHARGE_PATH, benchFloorChargeWorkflow],
   [FLOOR_OPEN_PATH, benchFloorOpenWorkflow],
+  [FLOOR_RECORDED_PATH, benchFloorRecordedWorkflow],
 ] as const;
 
 /**
@@ -31,10 +42,21 @@ export function floorRoutes(client: Client, taskQueue: string): ReturnType<Route
   const router = new Router();
   for (const [route, workflow] of FLOORS) {
     router.post(route, async (ctx) => {
+      const id = randomUUID();
       const start = new WithStartWorkflowOperation(workflow, {
-        workflowId: `bench-floor-${randomUUID()}`,
+        workflowId: `bench-floor-${id}`,
         taskQueue,
         workflowIdConflictPolicy: 'USE_EXISTING',
+        // The recorded floor starts with an order's attributes, as an order workflow does.
+        ...(route === FLOOR_RECORDED_PATH && {
+          typedSearchAttributes: orderStartSearchAttributes({
+            merchantId: 'bench',
+            externalOrderId: `bench-${id}`,
+            orderId: id,
+            flow: 'ASYNC_MIT',
+            isTestMode: true,
+          }),
+        }),
       });
       const outcome = await client.workflow.executeUpdateWithStart(floorUpdate, { startWorkflowOperation: start });
       ctx.body = { outcome };

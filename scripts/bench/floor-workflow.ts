@@ -1,4 +1,6 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
+import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 
 /**
  * The "Temporal floor" of `npm run bench:evaluate` (bench-only, never registered in production):
@@ -16,9 +18,10 @@ export async function benchFloorWorkflow(): Promise<void> {
   await wf.condition(() => answered);
 }
 
-/** The one activity of the charge floor: answers at once (it stands for the processor's call). */
+/** The floors' activities: each answers at once (the processor's call; the read model's write). */
 export interface FloorActivities {
   benchFloorCharge(): Promise<string>;
+  benchFloorRecord(): Promise<void>;
 }
 
 const { benchFloorCharge } = wf.proxyActivities<FloorActivities>({ startToCloseTimeout: '10 seconds' });
@@ -45,5 +48,31 @@ export async function benchFloorChargeWorkflow(): Promise<void> {
  */
 export async function benchFloorOpenWorkflow(): Promise<void> {
   await benchFloorWorkflow();
+  await wf.sleep('1 hour');
+}
+
+const { benchFloorRecord } = wf.proxyLocalActivities<FloorActivities>({ startToCloseTimeout: '10 seconds' });
+const orderStatus = defineSearchAttributeKey(SEARCH_ATTRIBUTES.orderStatus.name, SearchAttributeType.KEYWORD);
+
+/**
+ * Temporal's part of an async MIT evaluate's shipped shape: the left-open floor plus what an
+ * accepted order records in Temporal. It starts with the order's search attributes (the route
+ * sets them), its update runs one local activity that answers at once (where the order writes
+ * its read model: a marker in the history and a second activation) and upserts the attributes
+ * with the status, as the order's first commit does. What an evaluate costs beyond this is the
+ * API's work, Postgres and the order workflow's own code.
+ */
+export async function benchFloorRecordedWorkflow(): Promise<void> {
+  let answered = false;
+  wf.setHandler(floorUpdate, async () => {
+    await benchFloorRecord();
+    wf.upsertSearchAttributes([
+      ...wf.workflowInfo().typedSearchAttributes.getAll(),
+      { key: orderStatus, value: 'Processing' },
+    ]);
+    answered = true;
+    return 'FLOOR';
+  });
+  await wf.condition(() => answered);
   await wf.sleep('1 hour');
 }

@@ -112,6 +112,7 @@ export function createApp(deps: AppDeps): RescueApp {
   const bearer = bearerAuth(new TokenCache(db, deps.cacheNotifications), clock);
   const settings = new SettingsCache(db, deps.cacheNotifications);
   const heard = ownChangesHeard(deps.cacheNotifications); // routes that change cached rows
+  const networkRegion = config.networkRegion ?? DEFAULT_NETWORK_REGION; // the networks' rules applied
   // The dashboard's reads also take its link token (GET only, one merchant): docs/dashboard.md.
   const reader = bearerOrDashboardLink(db, bearer, config.dashboard.linkSecret, clock);
   const root = new Router();
@@ -175,7 +176,7 @@ export function createApp(deps: AppDeps): RescueApp {
     ),
     guardRoutes(applicationRoutes({ db, clock, environment: config.environment }), bearer),
     guardRoutes(
-      outcomeRoutes({ db, clock, rateLimit: limits.payments, networkRegion: config.networkRegion }),
+      outcomeRoutes({ db, clock, rateLimit: limits.payments, networkRegion }),
       bearer,
       requireScope('payments'),
     ),
@@ -202,7 +203,7 @@ export function createApp(deps: AppDeps): RescueApp {
         ),
         rateLimit: limits.payments,
         evaluateRateLimit: limits.paymentsWithClaim,
-        networkRegion: config.networkRegion ?? DEFAULT_NETWORK_REGION,
+        networkRegion,
         settings,
       }),
       reader, // a link reaches only the lookup: it is refused on every other method

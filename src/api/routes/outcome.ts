@@ -29,8 +29,8 @@ export function outcomeRoutes(deps: {
   db: Db;
   rateLimit: Middleware;
   clock: Clock;
-  /** For the lookup's retryBudget (docs/network-rules.md); default US and Canada. */
-  networkRegion?: NetworkRegion;
+  /** For the lookup's retryBudget (docs/network-rules.md): the app applies the default. */
+  networkRegion: NetworkRegion;
 }): Router {
   const router = new Router();
   router.post(

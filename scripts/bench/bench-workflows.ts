@@ -1,10 +1,4 @@
 // The benchmarks' workflows module: every production workflow plus the bench-only floors, so the
 // production bundle (src/workflows) carries no bench code.
 export * from '../../src/workflows';
-export {
-  benchFloorChargeWorkflow,
-  benchFloorOpenWorkflow,
-  benchFloorRecordedWorkflow,
-  benchFloorWorkflow,
-  floorUpdate,
-} from './floor-workflow';
+export * from './floor-workflow';

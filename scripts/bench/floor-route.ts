@@ -25,12 +25,24 @@ export const floorActivities: FloorActivities = {
   benchFloorRecord: async () => {},
 };
 
+/** Each floor's path, workflow, and whether it starts with an order's search attributes. */
 const FLOORS = [
-  [FLOOR_PATH, benchFloorWorkflow],
-  [FLOOR_CHARGE_PATH, benchFloorChargeWorkflow],
-  [FLOOR_OPEN_PATH, benchFloorOpenWorkflow],
-  [FLOOR_RECORDED_PATH, benchFloorRecordedWorkflow],
+  { path: FLOOR_PATH, workflow: benchFloorWorkflow, asOrder: false },
+  { path: FLOOR_CHARGE_PATH, workflow: benchFloorChargeWorkflow, asOrder: false },
+  { path: FLOOR_OPEN_PATH, workflow: benchFloorOpenWorkflow, asOrder: false },
+  { path: FLOOR_RECORDED_PATH, workflow: benchFloorRecordedWorkflow, asOrder: true },
 ] as const;
+
+/** The attributes an order workflow starts with, for a floor that stands for one. */
+function asOrderAttributes(id: string) {
+  return orderStartSearchAttributes({
+    merchantId: 'bench',
+    externalOrderId: `bench-${id}`,
+    orderId: id,
+    flow: 'ASYNC_MIT',
+    isTestMode: true,
+  });
+}
 
 /**
  * POST /bench/floor (and the shaped floors): an Update-With-Start of a bench-only workflow on the
@@ -40,23 +52,14 @@ const FLOORS = [
  */
 export function floorRoutes(client: Client, taskQueue: string): ReturnType<Router['routes']> {
   const router = new Router();
-  for (const [route, workflow] of FLOORS) {
-    router.post(route, async (ctx) => {
+  for (const { path, workflow, asOrder } of FLOORS) {
+    router.post(path, async (ctx) => {
       const id = randomUUID();
       const start = new WithStartWorkflowOperation(workflow, {
         workflowId: `bench-floor-${id}`,
         taskQueue,
         workflowIdConflictPolicy: 'USE_EXISTING',
-        // The recorded floor starts with an order's attributes, as an order workflow does.
-        ...(route === FLOOR_RECORDED_PATH && {
-          typedSearchAttributes: orderStartSearchAttributes({
-            merchantId: 'bench',
-            externalOrderId: `bench-${id}`,
-            orderId: id,
-            flow: 'ASYNC_MIT',
-            isTestMode: true,
-          }),
-        }),
+        ...(asOrder && { typedSearchAttributes: asOrderAttributes(id) }),
       });
       const outcome = await client.workflow.executeUpdateWithStart(floorUpdate, { startWorkflowOperation: start });
       ctx.body = { outcome };

@@ -1,27 +1,30 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOW_INTERCEPTOR_MODULES } from '../src/observability/temporal-tracing';
+import { workflowInterceptorModules } from '../src/observability/temporal-tracing';
+import { PREBUILT_BUNDLES } from '../src/worker-host';
 
 /**
- * Prebuilds the workflow bundle for the production image (docker/Dockerfile): dist/workflow-bundle.js,
- * which the standalone worker (src/worker.ts, `prebuiltWorkflowBundle`) loads with
+ * Prebuilds the workflow bundles for the production image (docker/Dockerfile): dist/workflow-bundle.js
+ * and, with tracing's workflow interceptors, dist/workflow-bundle.traced.js. The standalone worker
+ * (src/worker.ts, `prebuiltWorkflowBundle`) loads the one its tracing calls for with
  * `workflowBundle: { codePath }` instead of bundling src/workflows at every start. The image then
  * runs exactly the workflow code it was built with. Development and tests need no such step.
  */
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..');
-  const out = path.join(root, 'dist/workflow-bundle.js');
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: path.join(root, 'src/workflows/index.ts'),
-    // Tracing's workflow interceptors (src/observability/temporal-tracing.ts): in every bundle.
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-  });
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, code);
-  process.stdout.write(
-    `workflow bundle written to ${path.relative(root, out)} (${Math.round(code.length / 1024)} KiB)\n`,
-  );
+  for (const traced of [false, true]) {
+    const out = path.join(root, 'dist', PREBUILT_BUNDLES[traced ? 'traced' : 'plain']);
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: path.join(root, 'src/workflows/index.ts'),
+      workflowInterceptorModules: workflowInterceptorModules(traced),
+    });
+    await mkdir(path.dirname(out), { recursive: true });
+    await writeFile(out, code);
+    process.stdout.write(
+      `workflow bundle written to ${path.relative(root, out)} (${Math.round(code.length / 1024)} KiB)\n`,
+    );
+  }
 }
 
 main().catch((err: unknown) => {

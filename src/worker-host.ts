@@ -21,7 +21,8 @@ import { DEFAULT_WORKFLOW_CACHE_SIZE } from './config/temporal';
 import type { Db } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import type { Logger } from './logger';
-import { WORKFLOW_INTERCEPTOR_MODULES, workerTracingOptions } from './observability/temporal-tracing';
+import { workerTracingOptions, workflowInterceptorModules } from './observability/temporal-tracing';
+import { activeTracing } from './observability/tracing';
 import { startWorkerHeartbeat, type WorkerHeartbeat } from './observability/worker-heartbeat';
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
@@ -81,7 +82,7 @@ export async function createWorker(setup: WorkerSetup, role: WorkerRole = 'order
       ? { workflowBundle: setup.workflowBundle, interceptors: tracing.interceptors }
       : {
           workflowsPath: require.resolve('./workflows'),
-          interceptors: { ...tracing.interceptors, workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+          interceptors: { ...tracing.interceptors, workflowModules: workflowInterceptorModules() },
         }),
     sinks: tracing.sinks,
     maxCachedWorkflows: setup.config.temporal.workflowCacheSize ?? DEFAULT_WORKFLOW_CACHE_SIZE,
@@ -115,7 +116,7 @@ export async function createWorkers(setup: WorkerSetup, roles: WorkerRole[]): Pr
     (roles.length > 1
       ? await bundleWorkflowCode({
           workflowsPath: require.resolve('./workflows'),
-          workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+          workflowInterceptorModules: workflowInterceptorModules(),
         })
       : undefined);
   const workers: Worker[] = [];
@@ -188,14 +189,18 @@ export function installTemporalLogging(logger: Logger, metricsBindAddress?: stri
 }
 
 /**
- * The workflow bundle prebuilt at image build (scripts/build-workflow-bundle.ts writes
- * dist/workflow-bundle.js beside dist/src), so a worker starts without bundling and runs exactly
- * the code the image was built with; undefined when absent (running from source).
+ * The workflow bundle prebuilt at image build (scripts/build-workflow-bundle.ts writes both beside
+ * dist/src), so a worker starts without bundling and runs exactly the code the image was built
+ * with: the traced one while tracing is on (its workflow interceptors), else the plain one.
+ * Undefined when absent (running from source). Call it after startTracing.
  */
-export function prebuiltWorkflowBundle(): { codePath: string } | undefined {
-  const codePath = path.resolve(__dirname, '..', 'workflow-bundle.js');
+export function prebuiltWorkflowBundle(traced = activeTracing() !== undefined): { codePath: string } | undefined {
+  const codePath = path.resolve(__dirname, '..', PREBUILT_BUNDLES[traced ? 'traced' : 'plain']);
   return existsSync(codePath) ? { codePath } : undefined;
 }
+
+/** The prebuilt bundles' file names in dist/, with and without tracing's workflow interceptors. */
+export const PREBUILT_BUNDLES = { plain: 'workflow-bundle.js', traced: 'workflow-bundle.traced.js' } as const;
 
 export async function registerSearchAttributes(
   address: string,

@@ -7,14 +7,21 @@ import { activeTracing } from './tracing';
  * the caller's trace context in the headers of a start, Update or signal; the workflow and its
  * activities continue that trace (docs/deployment.md#traces).
  *
- * The workflow's interceptors run in its sandbox, so they are part of every workflow bundle
- * (bundleWorkflowCode's workflowInterceptorModules) and the worker always registers the sink
- * they export their spans through: a no-op while tracing is off. Spans travel in headers, never
- * in commands, so histories replay the same with or without them (test/workflows/replay.test.ts).
+ * The workflow's interceptors run in its sandbox, so they are bundled with the workflows
+ * (bundleWorkflowCode's workflowInterceptorModules), and only while tracing is on: they make a
+ * span of every run, Update, activity and timer even when nothing exports it, which more than
+ * doubled the worker's CPU per async MIT evaluate (docs/benchmarks.md). Spans travel in headers,
+ * never in commands, so a history replays the same with or without them, either way round
+ * (test/workflows/replay.test.ts): tracing can be turned on or off under running orders.
  */
 export const WORKFLOW_INTERCEPTOR_MODULES: string[] = [
   require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
 ];
+
+/** The workflow interceptor modules of this process's bundle: tracing's while it is on, else none. */
+export function workflowInterceptorModules(traced = activeTracing() !== undefined): string[] {
+  return traced ? WORKFLOW_INTERCEPTOR_MODULES : [];
+}
 
 type ExporterSink = InjectedSinks<import('@temporalio/interceptors-opentelemetry').OpenTelemetrySinks>;
 
@@ -30,7 +37,8 @@ export function clientTracingInterceptors(): ClientInterceptors | undefined {
 
 /**
  * The sink the workflow interceptors export through: into this process's span processor, or
- * nowhere while tracing is off. Replay workers take it too (replayed spans are not exported).
+ * nowhere while tracing is off (a bundle built with them, such as the traced replay's, still finds
+ * it). Replay workers take it too (replayed spans are not exported).
  */
 export function workflowSpanSinks(): ExporterSink {
   const tracing = activeTracing();

@@ -10,7 +10,7 @@ import { ensureTemporalTestServer } from '../../scripts/tools/temporal-test-serv
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
 import { createDb } from '../../src/db/knex';
 import { migrateToLatest } from '../../src/db/migrate';
-import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/observability/temporal-tracing';
+import { workflowInterceptorModules } from '../../src/observability/temporal-tracing';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { SHARED } from './shared-env';
@@ -59,7 +59,7 @@ export default async function globalSetup(): Promise<void> {
     })(),
     bundleWorkflowCode({
       workflowsPath: require.resolve('../../src/workflows'),
-      workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+      workflowInterceptorModules: workflowInterceptorModules(false), // as a worker bundles with tracing off
       logger: quietBundlerLogger,
     }),
   ]);

@@ -3,7 +3,6 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { type ActivityConfig, activitiesFor } from '../../src/activities';
 import type { Db } from '../../src/db/knex';
-import { workflowSpanSinks } from '../../src/observability/temporal-tracing';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { capturedLogger } from './log-capture';
 import { shared } from './shared-env';
@@ -13,7 +12,7 @@ export function uniqueTaskQueue(prefix = 'test'): string {
   return `${prefix}-${randomUUID()}`;
 }
 
-/** The workflow bundle global-setup built once for the whole run. */
+/** The workflow bundle global-setup built once for the whole run: production's, tracing off. */
 export function sharedWorkflowBundle(): { codePath: string } {
   return { codePath: shared('workflowBundle') };
 }
@@ -54,7 +53,6 @@ export async function startTimeSkippingWorker(
     connection: env.nativeConnection,
     taskQueue: setup.taskQueue,
     workflowBundle: sharedWorkflowBundle(),
-    sinks: workflowSpanSinks(), // the bundle's tracing interceptors export through it (a no-op here)
     activities: activitiesFor(setup.config, setup.db, capturedLogger().logger),
   });
   const running = worker.run();

@@ -2,7 +2,9 @@ import { trace } from '@opentelemetry/api';
 import { ConfigError, loadConfig } from '../../src/config';
 import {
   clientTracingInterceptors,
+  WORKFLOW_INTERCEPTOR_MODULES,
   workerTracingOptions,
+  workflowInterceptorModules,
   workflowSpanSinks,
 } from '../../src/observability/temporal-tracing';
 import { activeTracing, startTracing, stopTracing, tracesUrl } from '../../src/observability/tracing';
@@ -26,7 +28,9 @@ describe('the tracing switch', () => {
     expect(clientTracingInterceptors()).toBeUndefined();
     const worker = workerTracingOptions();
     expect(worker.interceptors).toEqual({});
-    // The bundle's workflow interceptors still find their sink; it drops what they send.
+    // The workflows are bundled without tracing's interceptors; a bundle with them (the traced
+    // replay's) still finds their sink, which drops what they send.
+    expect(workflowInterceptorModules()).toEqual([]);
     expect(worker.sinks.exporter.export.fn({} as never, [])).toBeUndefined();
     expect(worker.sinks).toBe(workflowSpanSinks());
   });
@@ -43,6 +47,7 @@ describe('the tracing switch', () => {
     expect(clientTracingInterceptors()?.workflow).toHaveLength(1);
     expect(workerTracingOptions().interceptors.activity).toHaveLength(1);
     expect(workflowSpanSinks()).not.toBe(discarding); // the workflow's spans go to the processor
+    expect(workflowInterceptorModules()).toEqual(WORKFLOW_INTERCEPTOR_MODULES); // bundled with the workflows
     span.end();
   });
 

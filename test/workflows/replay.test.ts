@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
-import { workflowSpanSinks } from '../../src/observability/temporal-tracing';
+import { bundleWorkflowCode, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { workflowInterceptorModules, workflowSpanSinks } from '../../src/observability/temporal-tracing';
 import { HISTORIES_DIR, historyFromFile } from '../helpers/histories';
 import { sharedWorkflowBundle } from '../helpers/temporal';
 
@@ -11,14 +11,36 @@ import { sharedWorkflowBundle } from '../helpers/temporal';
  * for weeks, so a change that would make a running one non-deterministic fails here, not in
  * production: guard it with patched(), or (for a new behaviour) add a fixture.
  *
+ * Each history replays twice: on the bundle a worker runs with tracing off (no workflow
+ * interceptors) and on the one it runs with tracing on (tracing's interceptors). Histories were
+ * recorded under both (those ending in `--untraced-N` without them), so tracing can be turned on or
+ * off while orders run (src/observability/temporal-tracing.ts).
+ *
  * The number of saved histories is pinned, so a fixture lost (or one added without a word) fails
  * here: change HISTORIES when, and only when, fixtures are added or replaced on purpose.
  */
-const HISTORIES = 68;
+const HISTORIES = 70;
 describe('saved workflow histories replay against the current code', () => {
-  it('replays every history in test/workflows/histories without a determinism error', async () => {
+  jest.setTimeout(120_000);
+  let traced: WorkflowBundle;
+
+  beforeAll(async () => {
+    traced = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../src/workflows'),
+      workflowInterceptorModules: workflowInterceptorModules(true),
+      logger: { info() {}, warn() {}, error() {}, debug() {}, trace() {}, log() {} },
+    });
+    expect(traced.code).toContain('OpenTelemetryInboundInterceptor');
+  });
+
+  it.each([
+    ['with tracing off', () => sharedWorkflowBundle()],
+    ['with tracing on', () => traced],
+  ])('replays every history in test/workflows/histories without a determinism error, %s', async (_, bundle) => {
     const files = (await readdir(HISTORIES_DIR)).filter((f) => f.endsWith('.json')).sort();
     expect(files).toHaveLength(HISTORIES);
+    // Both ways round: histories recorded with the interceptors and without them.
+    expect(files.filter((f) => /--untraced-\d+\.json$/.test(f)).length).toBeGreaterThan(0);
     const histories = await Promise.all(
       files.map(async (file) => ({
         workflowId: file.replace(/\.json$/, ''),
@@ -28,7 +50,7 @@ describe('saved workflow histories replay against the current code', () => {
     const failures: string[] = [];
     let replayed = 0;
     for await (const result of Worker.runReplayHistories(
-      { workflowBundle: sharedWorkflowBundle(), sinks: workflowSpanSinks() },
+      { workflowBundle: bundle(), sinks: workflowSpanSinks() },
       histories,
     )) {
       replayed += 1;

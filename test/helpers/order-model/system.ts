@@ -12,7 +12,6 @@ import type { EvaluateInput } from '../../../src/domain/orders/contracts';
 import type { EvaluateRequest } from '../../../src/domain/orders/evaluate-request';
 import { OrderFailure } from '../../../src/domain/orders/order-failure';
 import { orderWorkflowId } from '../../../src/domain/orders/workflow-ids';
-import { workflowSpanSinks } from '../../../src/observability/temporal-tracing';
 import { cancelOrder, captureOrder, refundOrder } from '../../../src/orders/commands';
 import type { OrderDeps } from '../../../src/orders/deps';
 import { closedOrderEvaluate } from '../../../src/orders/further-evaluate';
@@ -60,7 +59,6 @@ export class OrderSystem {
         ...createRetryBudgetActivities({ db: database.db, networkRegion: config.networkRegion }),
         ...processor.activities(),
       },
-      sinks: workflowSpanSinks(), // the bundle's tracing interceptors export through it (a no-op here)
     });
     const running = worker.run();
     // A plain client: waiting on a refund's result must not unlock the test server's time skipping.

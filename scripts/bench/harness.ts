@@ -17,6 +17,7 @@ import { returnedRow } from '../../src/db/returned-row';
 import { SCOPES } from '../../src/domain/scopes';
 import { generateSecret, hashSecret } from '../../src/domain/secrets';
 import { createLogger } from '../../src/logger';
+import { workflowInterceptorModules } from '../../src/observability/temporal-tracing';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { installTemporalLogging, startWorkerWithRelay } from '../../src/worker';
@@ -210,8 +211,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     logger,
     ...(options.workflowsPath
       ? {
+          // Bundled as the worker bundles its own (src/worker-host.ts): tracing's interceptors only when on.
           workflowBundle: await bundleWorkflowCode({
             workflowsPath: options.workflowsPath,
+            workflowInterceptorModules: workflowInterceptorModules(),
             ...(options.webpackConfigHook ? { webpackConfigHook: options.webpackConfigHook } : {}),
           }),
         }

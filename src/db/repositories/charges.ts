@@ -52,13 +52,15 @@ export async function recordChargeIntent(db: Db, intent: ChargeIntent, now: Date
   // (Vault tokens are UUIDs; anything else names no vaulted card.)
   const token = intent.request?.cardToken ?? null;
   const card = token && isUuid(token) ? token : null;
-  await db.raw(
+  // A new intent comes back from its insert; only a row written before is read again.
+  const inserted = await db.raw<{ rows: ChargeRecord[] }>(
     `insert into charges (id, order_id, merchant_id, external_order_id, kind, attempt, amount, currency, state, request,
                           created_at, attempted_at, card_fingerprint)
      select ?, ?, ?, ?, ?, ?, ?, ?, 'intent', ?::jsonb, ?, ?,
             (select fingerprint from card_vault where merchant_id = ? and token = ?::uuid)
      where not exists (select 1 from orders where merchant_id = ? and external_order_id = ? and id <> ?)
-     on conflict (order_id, kind, attempt) do nothing`,
+     on conflict (order_id, kind, attempt) do nothing
+     returning *`,
     [
       intent.id,
       intent.orderId,
@@ -78,7 +80,7 @@ export async function recordChargeIntent(db: Db, intent: ChargeIntent, now: Date
       intent.orderId,
     ],
   );
-  const row = await db('charges').where(where).first();
+  const row: ChargeRecord | undefined = inserted.rows[0] ?? (await db('charges').where(where).first());
   if (!row) throw new ExternalOrderTakenError(`order ${intent.orderId} is not the order of its externalOrderId`);
   if (row.merchant_id !== intent.merchantId)
     throw new Error(`charge ${intent.kind} ${intent.attempt} of order ${intent.orderId} is not this merchant's`);

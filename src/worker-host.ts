@@ -188,6 +188,9 @@ export function installTemporalLogging(logger: Logger, metricsBindAddress?: stri
   });
 }
 
+/** The prebuilt bundles' file names in dist/, with and without tracing's workflow interceptors. */
+export const PREBUILT_BUNDLES = { plain: 'workflow-bundle.js', traced: 'workflow-bundle.traced.js' } as const;
+
 /**
  * The workflow bundle prebuilt at image build (scripts/build-workflow-bundle.ts writes both beside
  * dist/src), so a worker starts without bundling and runs exactly the code the image was built
@@ -198,9 +201,6 @@ export function prebuiltWorkflowBundle(traced = activeTracing() !== undefined): 
   const codePath = path.resolve(__dirname, '..', PREBUILT_BUNDLES[traced ? 'traced' : 'plain']);
   return existsSync(codePath) ? { codePath } : undefined;
 }
-
-/** The prebuilt bundles' file names in dist/, with and without tracing's workflow interceptors. */
-export const PREBUILT_BUNDLES = { plain: 'workflow-bundle.js', traced: 'workflow-bundle.traced.js' } as const;
 
 export async function registerSearchAttributes(
   address: string,

@@ -9,8 +9,8 @@ import { activeTracing } from './tracing';
  *
  * The workflow's interceptors run in its sandbox, so they are bundled with the workflows
  * (bundleWorkflowCode's workflowInterceptorModules), and only while tracing is on: they make a
- * span of every run, Update, activity and timer even when nothing exports it, which more than
- * doubled the worker's CPU per async MIT evaluate (docs/benchmarks.md). Spans travel in headers,
+ * span of every run, Update, activity and timer even when nothing exports it: about a third of an
+ * `npm start` worker's CPU per async MIT evaluate (docs/benchmarks.md). Spans travel in headers,
  * never in commands, so a history replays the same with or without them, either way round
  * (test/workflows/replay.test.ts): tracing can be turned on or off under running orders.
  */

@@ -1,8 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowInterceptorModules } from '../src/observability/temporal-tracing';
-import { PREBUILT_BUNDLES } from '../src/worker-host';
+import { bundleWorkflows, PREBUILT_BUNDLES } from '../src/workflow-bundles';
 
 /**
  * Prebuilds the workflow bundles for the production image (docker/Dockerfile): dist/workflow-bundle.js
@@ -15,10 +13,7 @@ async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..');
   for (const traced of [false, true]) {
     const out = path.join(root, 'dist', PREBUILT_BUNDLES[traced ? 'traced' : 'plain']);
-    const { code } = await bundleWorkflowCode({
-      workflowsPath: path.join(root, 'src/workflows/index.ts'),
-      workflowInterceptorModules: workflowInterceptorModules(traced),
-    });
+    const { code } = await bundleWorkflows(traced);
     await mkdir(path.dirname(out), { recursive: true });
     await writeFile(out, code);
     process.stdout.write(

@@ -3,11 +3,8 @@
  * housekeeping, the SDK's logging and metrics. Used by the standalone worker (src/worker.ts),
  * `npm start`, the cluster launcher, the benchmarks and the tests.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import {
-  bundleWorkflowCode,
   DefaultLogger,
   makeTelemetryFilterString,
   NativeConnection,
@@ -22,12 +19,12 @@ import type { Db } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import type { Logger } from './logger';
 import { workerTracingOptions, workflowInterceptorModules } from './observability/temporal-tracing';
-import { activeTracing } from './observability/tracing';
 import { startWorkerHeartbeat, type WorkerHeartbeat } from './observability/worker-heartbeat';
 import { startOutboxRelay } from './outbox-relay';
 import { connectTemporalClient, temporalConnectionSecurity } from './temporal/connect';
 import { registerSearchAttributes as register } from './temporal/search-attributes';
 import { workerDeploymentOptions } from './temporal/worker-versioning';
+import { bundleWorkflows } from './workflow-bundles';
 
 export interface WorkerSetup {
   connection: NativeConnection;
@@ -111,14 +108,7 @@ export function startHeartbeatOf(
 
 /** The workers of the given roles, on one connection, sharing one workflow bundle. */
 export async function createWorkers(setup: WorkerSetup, roles: WorkerRole[]): Promise<Worker[]> {
-  const workflowBundle =
-    setup.workflowBundle ??
-    (roles.length > 1
-      ? await bundleWorkflowCode({
-          workflowsPath: require.resolve('./workflows'),
-          workflowInterceptorModules: workflowInterceptorModules(),
-        })
-      : undefined);
+  const workflowBundle = setup.workflowBundle ?? (roles.length > 1 ? await bundleWorkflows() : undefined);
   const workers: Worker[] = [];
   for (const role of roles) workers.push(await createWorker({ ...setup, workflowBundle }, role));
   return workers;
@@ -186,20 +176,6 @@ export function installTemporalLogging(logger: Logger, metricsBindAddress?: stri
         : {}),
     },
   });
-}
-
-/** The prebuilt bundles' file names in dist/, with and without tracing's workflow interceptors. */
-export const PREBUILT_BUNDLES = { plain: 'workflow-bundle.js', traced: 'workflow-bundle.traced.js' } as const;
-
-/**
- * The workflow bundle prebuilt at image build (scripts/build-workflow-bundle.ts writes both beside
- * dist/src), so a worker starts without bundling and runs exactly the code the image was built
- * with: the traced one while tracing is on (its workflow interceptors), else the plain one.
- * Undefined when absent (running from source). Call it after startTracing.
- */
-export function prebuiltWorkflowBundle(traced = activeTracing() !== undefined): { codePath: string } | undefined {
-  const codePath = path.resolve(__dirname, '..', PREBUILT_BUNDLES[traced ? 'traced' : 'plain']);
-  return existsSync(codePath) ? { codePath } : undefined;
 }
 
 export async function registerSearchAttributes(

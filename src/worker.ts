@@ -18,11 +18,11 @@ import { connectTemporalClient, temporalConnectionSecurity } from './temporal/co
 import {
   createWorkers,
   installTemporalLogging,
-  prebuiltWorkflowBundle,
   registerSearchAttributes,
   rolesOf,
   startHeartbeatOf,
 } from './worker-host';
+import { prebuiltWorkflowBundle } from './workflow-bundles';
 
 export * from './worker-host';
 

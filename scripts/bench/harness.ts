@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Client } from '@temporalio/client';
-import { type BundleOptions, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
+import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
 import { closeServer, listen } from '../../src/api/server';
 import { loadConfig } from '../../src/config';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
@@ -17,10 +17,10 @@ import { returnedRow } from '../../src/db/returned-row';
 import { SCOPES } from '../../src/domain/scopes';
 import { generateSecret, hashSecret } from '../../src/domain/secrets';
 import { createLogger } from '../../src/logger';
-import { workflowInterceptorModules } from '../../src/observability/temporal-tracing';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { installTemporalLogging, startWorkerWithRelay } from '../../src/worker';
+import { bundleWorkflows } from '../../src/workflow-bundles';
 import { freeFrontendPort, freePort } from '../cluster/free-ports';
 import { ManagedProcess } from '../cluster/processes';
 import { startTemporalCluster } from '../cluster/temporal-cluster';
@@ -211,10 +211,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     logger,
     ...(options.workflowsPath
       ? {
-          // Bundled as the worker bundles its own (src/worker-host.ts): tracing's interceptors only when on.
-          workflowBundle: await bundleWorkflowCode({
+          // Bundled as the worker bundles its own: tracing's interceptors only when on.
+          workflowBundle: await bundleWorkflows(undefined, {
             workflowsPath: options.workflowsPath,
-            workflowInterceptorModules: workflowInterceptorModules(),
             ...(options.webpackConfigHook ? { webpackConfigHook: options.webpackConfigHook } : {}),
           }),
         }

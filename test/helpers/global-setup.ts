@@ -1,7 +1,6 @@
 import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort } from '../../scripts/cluster/free-ports';
 import { createLocalTls } from '../../scripts/tools/local-tls';
 import { ensureTemporalCli } from '../../scripts/tools/temporal-cli';
@@ -10,9 +9,10 @@ import { ensureTemporalTestServer } from '../../scripts/tools/temporal-test-serv
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
 import { createDb } from '../../src/db/knex';
 import { migrateToLatest } from '../../src/db/migrate';
-import { workflowInterceptorModules } from '../../src/observability/temporal-tracing';
 import { connectTemporalClient } from '../../src/temporal/connect';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
+import { bundleWorkflows } from '../../src/workflow-bundles';
+import { quietBundlerLogger } from './bundler-logger';
 import { SHARED } from './shared-env';
 
 export const TEMPLATE_DATABASE = 'prs_template';
@@ -57,11 +57,7 @@ export default async function globalSetup(): Promise<void> {
         logFile: path.join(workDir, 'temporal.log'),
       });
     })(),
-    bundleWorkflowCode({
-      workflowsPath: require.resolve('../../src/workflows'),
-      workflowInterceptorModules: workflowInterceptorModules(false), // as a worker bundles with tracing off
-      logger: quietBundlerLogger,
-    }),
+    bundleWorkflows(false, { logger: quietBundlerLogger }), // as a worker bundles with tracing off
   ]);
 
   const { connection } = await connectTemporalClient(temporal.address, 'default');
@@ -89,15 +85,6 @@ export default async function globalSetup(): Promise<void> {
     `\n[test] shared infrastructure ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${workDir})\n`,
   );
 }
-
-const quietBundlerLogger = {
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: (message: string) => process.stderr.write(`[bundle] ${message}\n`),
-  error: (message: string) => process.stderr.write(`[bundle] ${message}\n`),
-  log: () => {},
-};
 
 /**
  * A self-signed certificate for 127.0.0.1 and localhost, for the tests' local HTTPS servers (the

@@ -1,7 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { bundleWorkflowCode, Worker, type WorkflowBundle } from '@temporalio/worker';
-import { workflowInterceptorModules, workflowSpanSinks } from '../../src/observability/temporal-tracing';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
+import { workflowSpanSinks } from '../../src/observability/temporal-tracing';
+import { bundleWorkflows } from '../../src/workflow-bundles';
+import { quietBundlerLogger } from '../helpers/bundler-logger';
 import { HISTORIES_DIR, historyFromFile } from '../helpers/histories';
 import { sharedWorkflowBundle } from '../helpers/temporal';
 
@@ -25,11 +27,7 @@ describe('saved workflow histories replay against the current code', () => {
   let traced: WorkflowBundle;
 
   beforeAll(async () => {
-    traced = await bundleWorkflowCode({
-      workflowsPath: require.resolve('../../src/workflows'),
-      workflowInterceptorModules: workflowInterceptorModules(true),
-      logger: { info() {}, warn() {}, error() {}, debug() {}, trace() {}, log() {} },
-    });
+    traced = await bundleWorkflows(true, { logger: quietBundlerLogger });
     expect(traced.code).toContain('OpenTelemetryInboundInterceptor');
   });
 

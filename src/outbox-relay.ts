@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from './db/knex';
-import { claimUndispatchedEvents, markEventsDispatched } from './db/repositories/events';
+import { anyUndispatchedEvent, claimUndispatchedEvents, markEventsDispatched } from './db/repositories/events';
 import { endpointsOverdue, insertDueDeliveries, type NewDelivery } from './db/repositories/webhook-due-deliveries';
 import { subscribedEndpoints } from './db/repositories/webhook-endpoints';
 import { derivedUuid } from './domain/ids';
@@ -90,11 +90,16 @@ export function startOutboxRelay(deps: {
     await signalEndpoints(deps.client, deps.taskQueue, await endpointsOverdue(deps.db, STALE_PENDING_MS));
   }
 
+  /** The last batch had events: the next claims at once, without looking first. */
+  let busy = false;
   async function loop(): Promise<void> {
     if (stopped) return;
-    let busy = false;
+    const claimAtOnce = busy;
+    busy = false;
     try {
-      const { events, endpoints } = await fanOut();
+      // Idle, a poll is one statement: the transaction (BEGIN, claim, COMMIT) only when events wait.
+      const { events, endpoints } =
+        claimAtOnce || (await anyUndispatchedEvent(deps.db)) ? await fanOut() : { events: 0, endpoints: [] };
       busy = events > 0;
       await signalEndpoints(deps.client, deps.taskQueue, endpoints);
       if (Date.now() - lastSweep > STALE_PENDING_MS) {

@@ -48,6 +48,15 @@ export async function listOrderEvents(db: Db, orderId: string): Promise<EventRow
 }
 
 /**
+ * Whether any event waits for the outbox relay: one statement on the partial index, which an idle
+ * relay polls instead of opening a transaction (BEGIN, claim, COMMIT) to find nothing.
+ */
+export async function anyUndispatchedEvent(db: Db): Promise<boolean> {
+  const row = await db('events').whereNull('dispatched_at').first(db.raw('1 as waiting'));
+  return row !== undefined;
+}
+
+/**
  * The outbox relay's batch (src/outbox-relay.ts): up to `limit` events not yet dispatched, oldest
  * first, locked for this transaction; rows another relay holds are skipped, so relays share the work.
  */

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { createDb, type Db } from '../../src/db/knex';
+import { startOutboxRelay } from '../../src/outbox-relay';
+import { eventually } from '../helpers/eventually';
+import { seedMerchant } from '../helpers/fixtures';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+/**
+ * What the outbox relay sends to Postgres. Idle, a poll is one statement (no transaction: BEGIN,
+ * the claim and COMMIT were three round trips, four times a second, for nothing); an event
+ * waiting is claimed in a transaction and marked dispatched. The stack runs no worker of its own,
+ * so this relay is the only one.
+ */
+describe('the outbox relay polling', () => {
+  let stack: TestStack;
+  let relayDb: Db;
+  let relay: ReturnType<typeof startOutboxRelay> | undefined;
+  const sent: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startTestStack({ inProcessWorker: false });
+    relayDb = createDb(stack.databaseUrl, 2, stack.logs.logger);
+    relayDb.on('query', (q: { sql: string }) => sent.push(q.sql.toLowerCase()));
+  }, 120_000);
+
+  afterAll(async () => {
+    await relay?.stop();
+    await relayDb?.destroy();
+    await stack?.stop();
+  });
+
+  it('polls with one statement while idle, and claims in a transaction once an event waits', async () => {
+    relay = startOutboxRelay({
+      db: relayDb,
+      client: stack.client,
+      taskQueue: stack.config.temporal.webhookTaskQueue,
+      logger: stack.logs.logger,
+      intervalMs: 20,
+    });
+    await eventually(
+      () => sent.length,
+      (polls) => polls >= 5,
+      { describe: 'five idle polls', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    // Besides the polls, the first loop sweeps overdue deliveries (then once a minute).
+    const idle = sent.splice(0).filter((sql) => !sql.includes('from "webhook_deliveries"'));
+    expect(idle.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(idle)).toEqual(
+      new Set(['select 1 as waiting from "events" where "dispatched_at" is null limit $1']),
+    );
+
+    const merchant = await seedMerchant(stack.db);
+    const eventId = randomUUID();
+    await stack.db('events').insert({
+      id: eventId,
+      name: 'order.completed',
+      merchant_id: merchant.mid,
+      partner_id: merchant.pid,
+      order_id: randomUUID(),
+      external_order_id: 'relay-polling',
+      confirmation_id: randomUUID(),
+      data: null,
+      is_test_mode: true,
+      occurred_at: new Date(),
+    });
+    await eventually(
+      async () => (await stack.db('events').where({ id: eventId }).first())?.dispatched_at,
+      (dispatchedAt) => dispatchedAt instanceof Date,
+      { describe: 'the event dispatched', timeoutMs: 10_000, intervalMs: 20 },
+    );
+    expect(sent).toContain('begin;');
+    expect(sent.some((sql) => sql.includes('for update skip locked'))).toBe(true);
+    expect(sent).toContain('commit;');
+  });
+});

@@ -38,6 +38,10 @@ describe('the API reference page in Chromium', () => {
       const res = await page.goto(`${stack.baseUrl}/docs`);
       expect(res?.status()).toBe(200);
       await page.getByText('Evaluate a declined transaction').first().waitFor({ timeout: 30_000 });
+      // The examples render after the operations' titles (a loaded machine showed the gap).
+      await page.waitForFunction(() => document.body.textContent?.includes('shop-1001'), undefined, {
+        timeout: 30_000,
+      });
       const text = (await page.locator('body').textContent()) ?? '';
       for (const expected of [
         'Payment Rescue Service',

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { createDb, type Db } from '../../src/db/knex';
 import { startOutboxRelay } from '../../src/outbox-relay';
 import { eventually } from '../helpers/eventually';
 import { seedMerchant } from '../helpers/fixtures';
+import { completedOrderEvent } from '../helpers/outbox';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 /**
@@ -50,21 +50,10 @@ describe('the outbox relay polling', () => {
     );
 
     const merchant = await seedMerchant(stack.db);
-    const eventId = randomUUID();
-    await stack.db('events').insert({
-      id: eventId,
-      name: 'order.completed',
-      merchant_id: merchant.mid,
-      partner_id: merchant.pid,
-      order_id: randomUUID(),
-      external_order_id: 'relay-polling',
-      confirmation_id: randomUUID(),
-      data: null,
-      is_test_mode: true,
-      occurred_at: new Date(),
-    });
+    const event = completedOrderEvent(merchant, 'relay-polling');
+    await stack.db('events').insert(event);
     await eventually(
-      async () => (await stack.db('events').where({ id: eventId }).first())?.dispatched_at,
+      async () => (await stack.db('events').where({ id: event.id }).first())?.dispatched_at,
       (dispatchedAt) => dispatchedAt instanceof Date,
       { describe: 'the event dispatched', timeoutMs: 10_000, intervalMs: 20 },
     );

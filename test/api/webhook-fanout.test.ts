@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { startReceiver } from '../../scripts/receivers/https-receiver';
 import { insertDueDeliveries } from '../../src/db/repositories/webhook-due-deliveries';
 import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
 import { derivedUuid } from '../../src/domain/ids';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
-import { outboxSettled } from '../helpers/outbox';
+import { completedOrderEvent, outboxSettled } from '../helpers/outbox';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 const EVENTS = 100;
@@ -42,18 +41,7 @@ describe('webhook fan-out', () => {
       expect(res.status).toBe(201);
     }
     // What the order workflows write on completion: one outbox row per event.
-    const events = Array.from({ length: EVENTS }, (_, i) => ({
-      id: randomUUID(),
-      name: 'order.completed',
-      merchant_id: merchant.mid,
-      partner_id: merchant.pid,
-      order_id: randomUUID(),
-      external_order_id: `burst-${i}`,
-      confirmation_id: randomUUID(),
-      data: null,
-      is_test_mode: true,
-      occurred_at: new Date(),
-    }));
+    const events = Array.from({ length: EVENTS }, (_, i) => completedOrderEvent(merchant, `burst-${i}`));
     await stack.db('events').insert(events);
 
     // Idle relay: all events fanned out, all deliveries settled. Receivers have everything they will get.
@@ -82,20 +70,9 @@ describe('webhook fan-out', () => {
       { partnerId: merchant.pid, merchantId: merchant.mid, url: receiver.url, events: ['*'], description: null },
       stack.config.vaultKeys,
     );
-    const eventId = randomUUID();
-    await stack.db('events').insert({
-      id: eventId,
-      name: 'order.completed',
-      merchant_id: merchant.mid,
-      partner_id: merchant.pid,
-      order_id: randomUUID(),
-      external_order_id: 'lost-signal',
-      confirmation_id: randomUUID(),
-      data: null,
-      is_test_mode: true,
-      occurred_at: new Date(),
-      dispatched_at: new Date(),
-    });
+    const event = completedOrderEvent(merchant, 'lost-signal', { dispatched_at: new Date() });
+    const eventId = event.id;
+    await stack.db('events').insert(event);
     // What a fan-out leaves when its process dies between the commit and the signal: a due row, no workflow.
     const id = derivedUuid(eventId, endpoint.id);
     await insertDueDeliveries(stack.db, [{ id, event_id: eventId, endpoint_id: endpoint.id }]);

@@ -1,5 +1,27 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/knex';
 import { eventually } from './eventually';
+
+/** An `order.completed` outbox row as an order workflow writes it, for the relay to fan out. */
+export function completedOrderEvent(
+  merchant: { pid: string; mid: string },
+  externalOrderId: string,
+  extra: { dispatched_at?: Date } = {},
+) {
+  return {
+    id: randomUUID(),
+    name: 'order.completed',
+    merchant_id: merchant.mid,
+    partner_id: merchant.pid,
+    order_id: randomUUID(),
+    external_order_id: externalOrderId,
+    confirmation_id: randomUUID(),
+    data: null,
+    is_test_mode: true,
+    occurred_at: new Date(),
+    ...extra,
+  };
+}
 
 export interface OutboxState {
   /** Events the relay has not fanned out yet. */

@@ -1,5 +1,11 @@
 import type { Context } from 'koa';
-import { type Answer, type IdempotencyDeps, type OnceResult, runOnce } from '../idempotency/run-once';
+import {
+  type Answer,
+  type ClaimedReads,
+  type IdempotencyDeps,
+  type OnceResult,
+  runOnce,
+} from '../idempotency/run-once';
 import { businessMetrics } from '../observability/metrics';
 import { asApiError } from './order-failures';
 import { leaseOf } from './process-lease';
@@ -25,14 +31,15 @@ function send(ctx: Context, { status, text, replayed }: OnceResult): void {
  * `run` is the route's: the use case and the shaping of its result. An order use case's typed
  * failure becomes the API's error (src/api/order-failures.ts) before the runner judges whether
  * it is the operation's final word, to be stored.
- * Requests that failed validation never get here, so their answers are never stored. Returns
+ * Requests that failed validation never get here, and a refusal of the checks on the claim's
+ * `reads` frees the key, so their answers are never stored. Returns
  * what was sent, with the structured answer when the operation ran for this request (the
  * metrics count those: src/api/evaluate-metrics.ts), none on a replay.
  */
 export async function idempotent(
   ctx: Context,
   deps: IdempotencyDeps,
-  scope: { merchantId: string; operation: string; key: string | undefined; request: unknown },
+  scope: { merchantId: string; operation: string; key: string | undefined; request: unknown; reads?: ClaimedReads },
   run: () => Promise<Answer>,
 ): Promise<OnceResult> {
   const call = { ...scope, requestId: ctx.state.requestId, limit: ctx.state.claimedLimit };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../db/knex';
-import { endProcessLease, HEARTBEAT_INTERVAL_MS, renewProcessLease } from '../db/repositories/idempotency';
+import { endProcessLease, HEARTBEAT_INTERVAL_MS, renewProcessLease } from '../db/repositories/process-leases';
 import type { Logger } from '../logger';
 
 /**

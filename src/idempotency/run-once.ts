@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { type Db, withDeadline } from '../db/knex';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../db/repositories/idempotency';
 import type { BucketTake, SharedBucketState } from '../db/repositories/rate-limits';
@@ -41,6 +42,20 @@ export interface IdempotentCall {
   requestId: string;
   /** The request's rate-limit token, taken in the claim's statement (src/api/middleware/rate-limit.ts). */
   limit?: ClaimedLimit;
+  /** What the operation reads before it runs, sent in the claim's statement: one round trip less. */
+  reads?: ClaimedReads;
+}
+
+/**
+ * An operation's reads and the checks on them. A check that refuses (a 4xx) frees the key: nothing
+ * is stored, and the request changes nothing, as if it had been refused before the claim. A
+ * claim answered from the store (a replay, a conflict) is not checked.
+ */
+export interface ClaimedReads {
+  /** One select of one row. */
+  query: Knex.Raw;
+  /** Checks the read's row; undefined when the claim could not carry it (the check reads it then). */
+  check(row: unknown): Promise<void>;
 }
 
 /** A rate-limit token the claim takes: `settle` hears the bucket's state (and throws 429 when refused). */
@@ -87,6 +102,7 @@ export async function runOnce(
   run: () => Promise<Answer>,
 ): Promise<OnceResult> {
   if (!call.key) {
+    await call.reads?.check(undefined);
     const answer = await run();
     return { status: answer.status, text: toText(answer.body), replayed: false, answer };
   }
@@ -105,6 +121,7 @@ export async function runOnce(
           deps.clock.now(),
           { ownerId: holder?.id ?? null, claimId },
           bucket,
+          call.reads?.query,
         ),
       () => holder?.retryLater(claimId, release),
     );
@@ -124,6 +141,12 @@ export async function runOnce(
   // Only a claim that takes a token can find its bucket busy, and the second one takes none.
   if (claim.kind !== 'claimed') throw new Error(`unexpected claim: ${claim.kind}`);
 
+  try {
+    await call.reads?.check(claim.alongside);
+  } catch (err) {
+    await withDeadline(release()).catch(() => holder?.retryLater(claimId, release));
+    throw err;
+  }
   let answer: Answer;
   try {
     answer = await run();

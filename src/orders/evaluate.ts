@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
 import { vaultCard } from '../db/repositories/card-vault';
-import { readEvaluateRows } from '../db/repositories/evaluate-reads';
+import {
+  type EvaluateReadsRow,
+  type EvaluateRows,
+  evaluateReadsQuery,
+  evaluateRowsOf,
+  readEvaluateRows,
+} from '../db/repositories/evaluate-reads';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
 import type { EvaluateInput } from '../domain/orders/contracts';
@@ -20,25 +27,29 @@ import { evaluateAfterUnevaluatedRun } from './unevaluated-run';
 
 const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
 
-export interface PreparedEvaluate {
+export interface EvaluatePlan {
   /** The request as hashed for idempotency: a raw card number enters only as its fingerprint. */
   hashed: unknown;
-  /** Vaults the card and sends the evaluate to the order's workflow: its decision. */
+  /** The evaluate's reads (one select), sent in the idempotency claim's statement. */
+  reads: Knex.Raw;
+  /**
+   * The checks that need the reads' row (undefined: not read yet, then read here) or the clock:
+   * windows, capability, the site, the card. Throws the 4xx that refuses the evaluate.
+   */
+  check(row: unknown): Promise<void>;
+  /** Once checked: vaults the card and sends the evaluate to the order's workflow: its decision. */
   run(): Promise<EvaluateDecision>;
 }
 
 const invalid = (field: string, problem: string) => new OrderFailure({ reason: 'validation_failed', field, problem });
 
 /**
- * POST /v1/evaluate as a use case: the checks that need the database or the clock (windows,
- * capability, the card), then — under the caller's idempotency key — the card vaulted and the
- * evaluate sent to the order's workflow, whose decision is the answer.
+ * POST /v1/evaluate as a use case: what needs no database (the merchant named, the card number's
+ * checks, the request as hashed for idempotency); then — under the caller's idempotency key, whose
+ * claim carries the reads — the checks that need the database or the clock, the card vaulted and
+ * the evaluate sent to the order's workflow, whose decision is the answer.
  */
-export async function prepareEvaluate(
-  deps: OrderDeps,
-  acting: Acting,
-  body: EvaluateRequest,
-): Promise<PreparedEvaluate> {
+export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequest): EvaluatePlan {
   const { db } = deps;
   const { merchantId } = acting;
   const now = deps.clock.now();
@@ -51,39 +62,6 @@ export async function prepareEvaluate(
       problem: 'is not the merchant of this access token',
     });
   const pm = body.paymentMethod;
-  // Independent reads, at once: the site from the process's cache, the rest in one round trip.
-  const [site, { settings, existing, tokenCard, tokenCardDeclines, senseSession }] = await Promise.all([
-    body.siteId
-      ? (deps.settings?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
-      : undefined,
-    readEvaluateRows(db, {
-      merchantId,
-      externalOrderId,
-      token: 'token' in pm ? pm.token : undefined,
-      senseKey: signalSenseKey(body.senseKey),
-      now,
-    }),
-  ]);
-  const signals = judgeDeviceSignals(senseSession, { externalOrderId }, now);
-  if (body.siteId && !site)
-    throw new OrderFailure({
-      reason: 'merchant_forbidden',
-      field: 'siteId',
-      problem: 'is not a site of this merchant',
-    });
-  const declinedAt = body.transaction.declinedAtUtc ? new Date(body.transaction.declinedAtUtc) : now;
-  if (declinedAt.getTime() > now.getTime() + 5 * 60_000)
-    throw invalid('transaction.declinedAtUtc', 'must not be in the future');
-  if (body.expiryDateUtc) {
-    const expiry = Date.parse(body.expiryDateUtc);
-    // A further evaluate of an existing order may come after its window (Sync MIT: DECLINED).
-    if (!existing && expiry <= now.getTime()) throw invalid('expiryDateUtc', 'must be in the future');
-    if (expiry > declinedAt.getTime() + MAX_RESCUE_WINDOW_MS)
-      throw invalid('expiryDateUtc', 'must be at most 21 days after the original decline');
-  }
-  if (body.transactionType === 'AUTHORIZATION' && !settings.authorizeCapability)
-    throw new OrderFailure({ reason: 'authorize_capability_required' });
-
   const rawCard =
     'cardNumber' in pm
       ? {
@@ -97,7 +75,6 @@ export async function prepareEvaluate(
           expiryYear: pm.expiryYear,
         }
       : undefined;
-  if ('token' in pm && !tokenCard) throw invalid(pm.tokenField, 'no such token for this merchant');
 
   // Hashed for idempotency: no card number (its fingerprint), no CVV, no holder name, payer minimised.
   const { cvvPresent: _cvv, ...request } = body;
@@ -113,8 +90,49 @@ export async function prepareEvaluate(
         : { token: pm.token },
     payer: body.payer ? minimisedPayer(body.payer) : undefined,
   };
+  const ask = {
+    merchantId,
+    externalOrderId,
+    token: 'token' in pm ? pm.token : undefined,
+    senseKey: signalSenseKey(body.senseKey),
+    now,
+  };
+  let checked: Checked | undefined;
+
+  async function check(row: unknown): Promise<void> {
+    // The site from the process's cache, beside the reads when they were not sent with the claim.
+    const [site, { settings, existing, tokenCard, tokenCardDeclines, senseSession }] = await Promise.all([
+      body.siteId
+        ? (deps.settings?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
+        : undefined,
+      row ? evaluateRowsOf(row as EvaluateReadsRow) : readEvaluateRows(db, ask),
+    ]);
+    const signals = judgeDeviceSignals(senseSession, { externalOrderId }, now);
+    if (body.siteId && !site)
+      throw new OrderFailure({
+        reason: 'merchant_forbidden',
+        field: 'siteId',
+        problem: 'is not a site of this merchant',
+      });
+    const declinedAt = body.transaction.declinedAtUtc ? new Date(body.transaction.declinedAtUtc) : now;
+    if (declinedAt.getTime() > now.getTime() + 5 * 60_000)
+      throw invalid('transaction.declinedAtUtc', 'must not be in the future');
+    if (body.expiryDateUtc) {
+      const expiry = Date.parse(body.expiryDateUtc);
+      // A further evaluate of an existing order may come after its window (Sync MIT: DECLINED).
+      if (!existing && expiry <= now.getTime()) throw invalid('expiryDateUtc', 'must be in the future');
+      if (expiry > declinedAt.getTime() + MAX_RESCUE_WINDOW_MS)
+        throw invalid('expiryDateUtc', 'must be at most 21 days after the original decline');
+    }
+    if (body.transactionType === 'AUTHORIZATION' && !settings.authorizeCapability)
+      throw new OrderFailure({ reason: 'authorize_capability_required' });
+    if ('token' in pm && !tokenCard) throw invalid(pm.tokenField, 'no such token for this merchant');
+    checked = { settings, existing, tokenCard, tokenCardDeclines, signals, declinedAt };
+  }
 
   async function run(): Promise<EvaluateDecision> {
+    if (!checked) throw new Error('evaluate run before its checks');
+    const { settings, existing, tokenCard, tokenCardDeclines, signals, declinedAt } = checked;
     // Under the idempotency key (a reused key with another payload is refused first), before the workflow.
     const sentCard = rawCard?.pan ?? tokenCard?.token;
     if (existing) await refuseDifferentPayment(deps, merchantId, existing, body, sentCard);
@@ -179,7 +197,13 @@ export async function prepareEvaluate(
       status: result.status,
     };
   }
-  return { hashed, run };
+  return { hashed, reads: evaluateReadsQuery(db, ask), check, run };
+}
+
+/** What the checks found, for the run. */
+interface Checked extends Omit<EvaluateRows, 'senseSession'> {
+  signals: ReturnType<typeof judgeDeviceSignals>;
+  declinedAt: Date;
 }
 
 /** Payer data is minimised before it is hashed or kept: a hash of the e-mail, the IP's network. */

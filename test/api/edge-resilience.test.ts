@@ -3,12 +3,8 @@ import http, { type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { connectionsRefused } from '../../src/api/connection-limit';
 import { closeServer, listen } from '../../src/api/server';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  LEASE_MS,
-  renewProcessLease,
-} from '../../src/db/repositories/idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey } from '../../src/db/repositories/idempotency';
+import { LEASE_MS, renewProcessLease } from '../../src/db/repositories/process-leases';
 import { systemClock } from '../../src/domain/clock';
 import { ApiError, type ErrorName } from '../../src/domain/errors';
 import { type Answer, runOnce } from '../../src/idempotency/run-once';

@@ -9,7 +9,7 @@ import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
 import { cancelOrder, captureOrder, findOrderByReference, refundOrder } from '../../orders/commands';
 import type { OrderDeps } from '../../orders/deps';
-import { prepareEvaluate } from '../../orders/evaluate';
+import { planEvaluate } from '../../orders/evaluate';
 import { orderLookup } from '../../orders/order-lookup';
 import { payingMerchant } from '../access';
 import { evaluateCounter } from '../evaluate-metrics';
@@ -71,9 +71,15 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     const acting = { merchantId: merchantOf(ctx), partnerId: principalOf(ctx.state).partnerId };
     const body = parseInput(evaluateRequest, ctx.request.body);
     const counter = evaluateCounter(deps.workflows);
-    const { hashed, run } = await prepareEvaluate({ ...deps, workflows: counter.workflows }, acting, body);
-    const scope = { merchantId: acting.merchantId, operation: 'evaluate', key: body.idempotencyKey, request: hashed };
-    counter.count(await idempotent(ctx, deps, scope, () => run().then(evaluateAnswer)));
+    const plan = planEvaluate({ ...deps, workflows: counter.workflows }, acting, body);
+    const scope = {
+      merchantId: acting.merchantId,
+      operation: 'evaluate',
+      key: body.idempotencyKey,
+      request: plan.hashed,
+      reads: { query: plan.reads, check: plan.check },
+    };
+    counter.count(await idempotent(ctx, deps, scope, () => plan.run().then(evaluateAnswer)));
   });
 
   router.post('/v1/capture', deps.rateLimit, async (ctx) => {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { MerchantSettings } from '../../domain/merchant-settings';
 import { NETWORK_RULES_LOOKBACK_MS } from '../../domain/network-rules';
 import type { CardDecline } from '../../domain/retry-budget';
@@ -44,46 +45,51 @@ select
 
 type Json = Record<string, unknown> | null;
 
+/** The reads' one row, as Postgres answers it (each column the JSON of its row, or null). */
+export interface EvaluateReadsRow {
+  settings: Json;
+  existing: Json;
+  token_card: Json;
+  sense_session: Json;
+  token_card_declines: Array<Parameters<typeof declineOf>[0]> | null;
+}
+
+export interface EvaluateReadsAsk {
+  merchantId: string;
+  externalOrderId: string;
+  token?: string | undefined;
+  senseKey?: string | undefined;
+  now: Date;
+}
+
 /**
- * The evaluate's reads in one round trip: the merchant's settings, its order with this
+ * The evaluate's reads as one select of one row: the merchant's settings, its order with this
  * externalOrderId, the merchant's vaulted card `token` and that card's declines within the
  * networks' lookback before `now` (so the first evaluate brings the card's retry budget to the
- * workflow: one local activity less), its widget session `senseKey` (the same rows, typed the
- * same, as merchantSettingsOf, findMerchantOrderByExternalId, findVaultedCard, cardDeclines and
- * findSenseSession give).
+ * workflow: one local activity less), its widget session `senseKey`. Sent alone
+ * (readEvaluateRows) or inside the idempotency claim's statement (src/idempotency/run-once.ts).
  */
-export async function readEvaluateRows(
-  db: Db,
-  ask: {
-    merchantId: string;
-    externalOrderId: string;
-    token?: string | undefined;
-    senseKey?: string | undefined;
-    now: Date;
-  },
-): Promise<EvaluateRows> {
+export function evaluateReadsQuery(db: Db, ask: EvaluateReadsAsk): Knex.Raw<{ rows: EvaluateReadsRow[] }> {
   const uuidOrNull = (value: string | undefined) => (value !== undefined && UUID.test(value) ? value : null);
   const token = uuidOrNull(ask.token);
   const fingerprint = db('card_vault').select('fingerprint').where('merchant_id', ask.merchantId).limit(1);
   if (token) fingerprint.where('token', token);
   else fingerprint.whereRaw('false');
   const since = new Date(ask.now.getTime() - NETWORK_RULES_LOOKBACK_MS);
-  const answer = await db.raw<{
-    rows: Array<{
-      settings: Json;
-      existing: Json;
-      token_card: Json;
-      sense_session: Json;
-      token_card_declines: Array<Parameters<typeof declineOf>[0]> | null;
-    }>;
-  }>(READS, {
+  return db.raw<{ rows: EvaluateReadsRow[] }>(READS, {
     merchant: ask.merchantId,
     externalOrderId: ask.externalOrderId,
     token,
     senseKey: uuidOrNull(ask.senseKey),
     declines: cardDeclinesQuery(db, ask.merchantId, fingerprint, since),
   });
-  const row = answer.rows[0];
+}
+
+/**
+ * The reads' row as the evaluate uses it: the same rows, typed the same, as merchantSettingsOf,
+ * findMerchantOrderByExternalId, findVaultedCard, cardDeclines and findSenseSession give.
+ */
+export function evaluateRowsOf(row: EvaluateReadsRow | undefined): EvaluateRows {
   const card = rowFromJson<ClearCard>(row?.token_card, []);
   return {
     settings: merchantSettingsOf(row?.settings),
@@ -92,4 +98,9 @@ export async function readEvaluateRows(
     tokenCardDeclines: card ? (row?.token_card_declines ?? []).map(declineOf) : [],
     senseSession: rowFromJson<SenseSessionRow>(row?.sense_session, SENSE_SESSION_INSTANTS),
   };
+}
+
+/** The evaluate's reads in one round trip of their own. */
+export async function readEvaluateRows(db: Db, ask: EvaluateReadsAsk): Promise<EvaluateRows> {
+  return evaluateRowsOf((await evaluateReadsQuery(db, ask)).rows[0]);
 }

@@ -1,5 +1,7 @@
+import type { Knex } from 'knex';
 import type { Db } from '../knex';
 import type { IdempotencyKeyRecord } from '../tables/idempotency-keys';
+import { LEASE_MS } from './process-leases';
 import { type BucketTake, bucketLockTimedOut, type SharedBucketState, takeTokenSql } from './rate-limits';
 
 /**
@@ -14,10 +16,6 @@ import { type BucketTake, bucketLockTimedOut, type SharedBucketState, takeTokenS
 export const REPLAY_WINDOW_MS = 24 * 3_600_000;
 /** A claim older than this is taken over whatever its owner (backstop for lost releases). */
 export const ABANDONED_AFTER_MS = 2 * 60_000;
-/** How often an API process renews its lease. */
-export const HEARTBEAT_INTERVAL_MS = 1_000;
-/** A process whose heartbeat is older than this is dead: its claims are free. */
-export const LEASE_MS = 5_000;
 /**
  * Per statement: one that outlives it is cancelled in Postgres (a claim blocked on a lock is not written
  * after its caller got a 503); when even the cancel cannot reach a frozen server, knex drops the connection.
@@ -35,6 +33,8 @@ export type Claim = (
 ) & {
   /** The bucket the claim took its token from, when it was asked to take one. */
   limit?: SharedBucketState;
+  /** The row of the `alongside` read, when the statement that took the token carried it. */
+  alongside?: unknown;
 };
 
 interface Scope {
@@ -58,6 +58,8 @@ export async function claimIdempotencyKey(
   claimant: Claimant,
   /** A rate-limit token to take in the same statement: refused (or its row busy), nothing is claimed. */
   bucket?: BucketTake,
+  /** A select of one row sent in the token's statement (one round trip less); its row comes back as `alongside`. */
+  alongside?: Knex.Raw,
 ): Promise<Claim> {
   const fresh = {
     merchant_id: scope.merchantId,
@@ -72,13 +74,15 @@ export async function claimIdempotencyKey(
   };
   const where = { merchant_id: scope.merchantId, key: scope.key };
   let limit: SharedBucketState | undefined;
+  let read: { alongside?: unknown } = {};
   for (let attempt = 0; attempt < 2; attempt++) {
     if (bucket && !limit) {
-      const taken = await claimWithToken(db, fresh, bucket);
+      const taken = await claimWithToken(db, fresh, bucket, alongside);
       if ('busy' in taken) return { kind: 'bucket_busy', cause: taken.busy };
       limit = taken.limit;
-      if (!limit.allowed) return { kind: 'rate_limited', limit };
-      if (taken.claimed) return { kind: 'claimed', limit };
+      if (alongside) read = { alongside: taken.alongside };
+      if (!limit.allowed) return { kind: 'rate_limited', limit, ...read };
+      if (taken.claimed) return { kind: 'claimed', limit, ...read };
     } else {
       const inserted = await db('idempotency_keys')
         .insert(fresh)
@@ -86,7 +90,7 @@ export async function claimIdempotencyKey(
         .ignore()
         .returning('key')
         .timeout(STORE_TIMEOUT_MS, { cancel: true });
-      if (inserted.length) return { kind: 'claimed', ...(limit && { limit }) };
+      if (inserted.length) return { kind: 'claimed', ...(limit && { limit }), ...read };
     }
     const row = (await db('idempotency_keys as k')
       .leftJoin('api_processes as p', 'p.id', 'k.owner_id')
@@ -108,7 +112,7 @@ export async function claimIdempotencyKey(
         .timeout(STORE_TIMEOUT_MS, { cancel: true });
       continue;
     }
-    const taken = limit && { limit };
+    const taken = { ...(limit && { limit }), ...read };
     if (row.operation !== scope.operation || row.request_hash !== scope.requestHash)
       return { kind: 'conflict', reason: 'mismatch', ...taken };
     if (row.state === 'completed')
@@ -125,7 +129,7 @@ export async function claimIdempotencyKey(
       .timeout(STORE_TIMEOUT_MS, { cancel: true });
     return takenOver ? { kind: 'claimed', ...taken } : { kind: 'conflict', reason: 'in_flight', ...taken };
   }
-  return { kind: 'conflict', reason: 'in_flight', ...(limit && { limit }) };
+  return { kind: 'conflict', reason: 'in_flight', ...(limit && { limit }), ...read };
 }
 
 /**
@@ -138,8 +142,10 @@ async function claimWithToken(
   db: Db,
   fresh: Omit<IdempotencyKeyRecord, 'response_status' | 'response_body'>,
   bucket: BucketTake,
-): Promise<{ limit: SharedBucketState; claimed: boolean } | { busy: unknown }> {
+  alongside: Knex.Raw | undefined,
+): Promise<{ limit: SharedBucketState; claimed: boolean; alongside?: unknown } | { busy: unknown }> {
   const take = takeTokenSql(bucket);
+  const read = alongside ? db.raw('(select to_jsonb(a) from (?) as a)', [alongside]) : db.raw('null');
   const result = await db
     .raw(
       `with bucket as (${take.sql}),
@@ -151,7 +157,7 @@ async function claimWithToken(
          on conflict (merchant_id, key) do nothing
          returning key
        )
-       select bucket.tokens, bucket.allowed, exists (select 1 from claimed) as claimed from bucket`,
+       select bucket.tokens, bucket.allowed, exists (select 1 from claimed) as claimed, ? as alongside from bucket`,
       [
         ...take.bindings,
         fresh.merchant_id,
@@ -162,6 +168,7 @@ async function claimWithToken(
         fresh.expires_at,
         fresh.owner_id,
         fresh.claim_id,
+        read,
       ],
     )
     .timeout(STORE_TIMEOUT_MS, { cancel: true })
@@ -170,9 +177,10 @@ async function claimWithToken(
       throw err;
     });
   if ('busy' in result) return result;
-  const row = (result as { rows: Array<{ tokens: number; allowed: boolean; claimed: boolean }> }).rows[0];
+  const row = (result as { rows: Array<{ tokens: number; allowed: boolean; claimed: boolean; alongside: unknown }> })
+    .rows[0];
   if (!row) throw new Error('rate limit bucket not returned');
-  return { limit: { allowed: row.allowed, tokens: row.tokens }, claimed: row.claimed };
+  return { limit: { allowed: row.allowed, tokens: row.tokens }, claimed: row.claimed, alongside: row.alongside };
 }
 
 /** An in-flight claim may be taken over when its owner is dead, or it is older than the backstop. */
@@ -201,18 +209,4 @@ export async function releaseIdempotencyKey(db: Db, scope: Scope, claimId: strin
     .where({ merchant_id: scope.merchantId, key: scope.key, state: 'in_flight', claim_id: claimId })
     .delete()
     .timeout(STORE_TIMEOUT_MS, { cancel: true });
-}
-
-/** Renews (or re-creates) an API process's lease. */
-export async function renewProcessLease(db: Db, process: { id: string; host: string; pid: number }): Promise<void> {
-  await db('api_processes')
-    .insert({ id: process.id, host: process.host, pid: process.pid, heartbeat_at: db.raw('clock_timestamp()') })
-    .onConflict('id')
-    .merge({ heartbeat_at: db.raw('clock_timestamp()') })
-    .timeout(STORE_TIMEOUT_MS, { cancel: true });
-}
-
-/** Ends a lease at once (clean shutdown): whatever claims it still holds are free. */
-export async function endProcessLease(db: Db, id: string): Promise<void> {
-  await db('api_processes').where({ id }).delete().timeout(STORE_TIMEOUT_MS, { cancel: true });
 }

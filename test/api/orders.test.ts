@@ -286,6 +286,23 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
     });
 
+    it("replays a finished evaluate's answer before the checks that refuse a new one", async () => {
+      // The key's claim comes first (docs/idempotency.md): a setting changed since does not turn a
+      // replay into a refusal, while a new key meets the new setting.
+      const merchant = await seedMerchant(stack.db);
+      const own = await accessToken(stack.baseUrl, await seedKey(stack.db, merchant));
+      const settings = `/v1/merchants/${merchant.mid}/settings`;
+      expect((await api('PUT', settings, { authorizeCapability: true }, own)).status).toBe(200);
+      const body = evaluateBody({ transactionType: 'AUTHORIZATION' });
+      const first = await api('POST', '/v1/evaluate', body, own);
+      expect(first.status).toBe(200);
+      expect((await api('PUT', settings, { authorizeCapability: false }, own)).status).toBe(200);
+      const again = await api('POST', '/v1/evaluate', body, own);
+      expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([200, first.text, 'true']);
+      const fresh = await api('POST', '/v1/evaluate', { ...body, idempotencyKey: randomUUID() }, own);
+      expect([fresh.status, fresh.body.error?.id]).toEqual([403, '403003']);
+    });
+
     it('answers 409 when the key is reused with a different payload', async () => {
       const body = evaluateBody();
       await api('POST', '/v1/evaluate', body);

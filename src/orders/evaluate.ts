@@ -6,7 +6,6 @@ import {
   type EvaluateRows,
   evaluateReadsQuery,
   evaluateRowsOf,
-  readEvaluateRows,
 } from '../db/repositories/evaluate-reads';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
@@ -90,13 +89,14 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
         : { token: pm.token },
     payer: body.payer ? minimisedPayer(body.payer) : undefined,
   };
-  const ask = {
+  // Built once: sent in the claim's statement, or on its own when the claim could not carry it.
+  const reads = evaluateReadsQuery(db, {
     merchantId,
     externalOrderId,
     token: 'token' in pm ? pm.token : undefined,
     senseKey: signalSenseKey(body.senseKey),
     now,
-  };
+  });
   let checked: Checked | undefined;
 
   async function check(row: unknown): Promise<void> {
@@ -105,7 +105,7 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
       body.siteId
         ? (deps.settings?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
         : undefined,
-      row ? evaluateRowsOf(row as EvaluateReadsRow) : readEvaluateRows(db, ask),
+      evaluateRowsOf(row ? (row as EvaluateReadsRow) : (await reads).rows[0]),
     ]);
     const signals = judgeDeviceSignals(senseSession, { externalOrderId }, now);
     if (body.siteId && !site)
@@ -197,7 +197,7 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
       status: result.status,
     };
   }
-  return { hashed, reads: evaluateReadsQuery(db, ask), check, run };
+  return { hashed, reads, check, run };
 }
 
 /** What the checks found, for the run. */

@@ -12,6 +12,7 @@ import { LOCAL_CHARGE_PREFIX } from './cit-charge-marker';
 import { coresBetween, cpuSnapshot } from './cpu-use';
 import {
   FLOOR_CHARGE_PATH,
+  FLOOR_CHARGE_RECORDED_PATH,
   FLOOR_OPEN_PATH,
   FLOOR_PATH,
   FLOOR_RECORDED_PATH,
@@ -61,11 +62,13 @@ const WARMUP_SECONDS = 2;
  */
 const SHAPED_FLOORS = {
   cit: 'Temporal floor + activity',
+  citRecorded: 'Temporal floor + activity, recorded',
   mit: 'Temporal floor, left open',
   mitRecorded: 'Temporal floor, left open, recorded',
 } as const;
 const EVALUATE_OF_SHAPE: Record<string, string> = {
   [SHAPED_FLOORS.cit]: 'CIT evaluate',
+  [SHAPED_FLOORS.citRecorded]: 'CIT evaluate',
   [SHAPED_FLOORS.mit]: 'async MIT evaluate',
   [SHAPED_FLOORS.mitRecorded]: 'async MIT evaluate',
 };
@@ -75,7 +78,16 @@ let load: autocannon.Instance | undefined;
 const statements = { api: 0, worker: 0 };
 
 interface Scenario {
-  key: 'base' | 'floor' | 'floor-charge' | 'cit' | 'cit-local' | 'floor-open' | 'floor-recorded' | 'mit';
+  key:
+    | 'base'
+    | 'floor'
+    | 'floor-charge'
+    | 'floor-charge-recorded'
+    | 'cit'
+    | 'cit-local'
+    | 'floor-open'
+    | 'floor-recorded'
+    | 'mit';
   name: string;
   url: string;
   headers: Record<string, string>;
@@ -153,6 +165,15 @@ async function main(): Promise<void> {
       key: 'floor-charge',
       name: SHAPED_FLOORS.cit,
       url: `${apiUrl}${FLOOR_CHARGE_PATH}`,
+      headers: {},
+      body: citBody,
+      outcome: 'CHARGED',
+    },
+    {
+      // Informative: Temporal's part of the CIT shape as shipped (not the issue's yardstick).
+      key: 'floor-charge-recorded',
+      name: SHAPED_FLOORS.citRecorded,
+      url: `${apiUrl}${FLOOR_CHARGE_RECORDED_PATH}`,
       headers: {},
       body: citBody,
       outcome: 'CHARGED',

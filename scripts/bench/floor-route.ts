@@ -4,6 +4,7 @@ import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { orderStartSearchAttributes } from '../../src/workflows/search-attributes';
 import type { FloorActivities } from './floor-workflow';
 import {
+  benchFloorChargeRecordedWorkflow,
   benchFloorChargeWorkflow,
   benchFloorOpenWorkflow,
   benchFloorRecordedWorkflow,
@@ -14,6 +15,8 @@ import {
 export const FLOOR_PATH = '/bench/floor';
 /** The floor of a CIT evaluate's shape (benchFloorChargeWorkflow). */
 export const FLOOR_CHARGE_PATH = '/bench/floor-charge';
+/** Temporal's part of a CIT evaluate's shipped shape (benchFloorChargeRecordedWorkflow). */
+export const FLOOR_CHARGE_RECORDED_PATH = '/bench/floor-charge-recorded';
 /** The floor of an async MIT evaluate's shape (benchFloorOpenWorkflow). */
 export const FLOOR_OPEN_PATH = '/bench/floor-open';
 /** Temporal's part of an async MIT evaluate's shipped shape (benchFloorRecordedWorkflow). */
@@ -25,21 +28,22 @@ export const floorActivities: FloorActivities = {
   benchFloorRecord: async () => {},
 };
 
-/** Each floor's path, workflow, and whether it starts with an order's search attributes. */
+/** Each floor's path, workflow, and the flow of the order it stands for (it starts with its search attributes). */
 const FLOORS = [
-  { path: FLOOR_PATH, workflow: benchFloorWorkflow, asOrder: false },
-  { path: FLOOR_CHARGE_PATH, workflow: benchFloorChargeWorkflow, asOrder: false },
-  { path: FLOOR_OPEN_PATH, workflow: benchFloorOpenWorkflow, asOrder: false },
-  { path: FLOOR_RECORDED_PATH, workflow: benchFloorRecordedWorkflow, asOrder: true },
+  { path: FLOOR_PATH, workflow: benchFloorWorkflow, asOrder: null },
+  { path: FLOOR_CHARGE_PATH, workflow: benchFloorChargeWorkflow, asOrder: null },
+  { path: FLOOR_CHARGE_RECORDED_PATH, workflow: benchFloorChargeRecordedWorkflow, asOrder: 'CIT' },
+  { path: FLOOR_OPEN_PATH, workflow: benchFloorOpenWorkflow, asOrder: null },
+  { path: FLOOR_RECORDED_PATH, workflow: benchFloorRecordedWorkflow, asOrder: 'ASYNC_MIT' },
 ] as const;
 
 /** The attributes an order workflow starts with, for a floor that stands for one. */
-function asOrderAttributes(id: string) {
+function asOrderAttributes(id: string, flow: 'CIT' | 'ASYNC_MIT') {
   return orderStartSearchAttributes({
     merchantId: 'bench',
     externalOrderId: `bench-${id}`,
     orderId: id,
-    flow: 'ASYNC_MIT',
+    flow,
     isTestMode: true,
   });
 }
@@ -59,7 +63,7 @@ export function floorRoutes(client: Client, taskQueue: string): ReturnType<Route
         workflowId: `bench-floor-${id}`,
         taskQueue,
         workflowIdConflictPolicy: 'USE_EXISTING',
-        ...(asOrder && { typedSearchAttributes: asOrderAttributes(id) }),
+        ...(asOrder && { typedSearchAttributes: asOrderAttributes(id, asOrder) }),
       });
       const outcome = await client.workflow.executeUpdateWithStart(floorUpdate, { startWorkflowOperation: start });
       ctx.body = { outcome };

@@ -76,3 +76,26 @@ export async function benchFloorRecordedWorkflow(): Promise<void> {
   await wf.condition(() => answered);
   await wf.sleep('1 hour');
 }
+
+/**
+ * Temporal's part of a CIT evaluate's shipped shape: the charge floor plus what an approved CIT
+ * order records in Temporal. It starts with the order's search attributes and waits for its first
+ * evaluate on a timer (the order's first-evaluate hour, cancelled when decided); its update runs
+ * the charge activity, then one local activity (the read model's write: a marker and a second
+ * activation) and upserts the status, and the run closes, as an approved sale does. What a CIT
+ * evaluate costs beyond this is the API's work, Postgres and the order workflow's own code.
+ */
+export async function benchFloorChargeRecordedWorkflow(): Promise<void> {
+  let answered = false;
+  wf.setHandler(floorUpdate, async () => {
+    const outcome = await benchFloorCharge();
+    await benchFloorRecord();
+    wf.upsertSearchAttributes([
+      ...wf.workflowInfo().typedSearchAttributes.getAll(),
+      { key: orderStatus, value: 'Completed' },
+    ]);
+    answered = true;
+    return outcome;
+  });
+  await wf.condition(() => answered, '1 hour');
+}

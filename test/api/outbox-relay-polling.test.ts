@@ -42,8 +42,13 @@ describe('the outbox relay polling', () => {
       (polls) => polls >= 5,
       { describe: 'five idle polls', timeoutMs: 10_000, intervalMs: 20 },
     );
-    // Besides the polls, the first loop sweeps overdue deliveries (then once a minute).
-    const idle = sent.splice(0).filter((sql) => !sql.includes('from "webhook_deliveries"'));
+    // Besides the polls, the first loop sweeps overdue deliveries (then once a minute), naming
+    // each endpoint once.
+    const first = sent.splice(0);
+    expect(first.filter((sql) => sql.includes('from "webhook_deliveries"'))).toEqual([
+      expect.stringMatching(/^select distinct "endpoint_id" from "webhook_deliveries" where /),
+    ]);
+    const idle = first.filter((sql) => !sql.includes('from "webhook_deliveries"'));
     expect(idle.length).toBeGreaterThanOrEqual(4);
     expect(new Set(idle)).toEqual(
       new Set(['select 1 as waiting from "events" where "dispatched_at" is null limit $1']),

@@ -178,11 +178,12 @@ export async function nextDueAt(db: Db, endpointId: string): Promise<Date | null
 
 /** Endpoints with a delivery overdue by `overdueMs` and not claimed: their workflow may have missed a signal. */
 export async function endpointsOverdue(db: Db, overdueMs: number, limit = 500): Promise<string[]> {
-  return db('webhook_deliveries')
+  // Not pluck: with distinct it selects the column twice (`select distinct "endpoint_id", "endpoint_id"`).
+  const rows: Array<{ endpoint_id: string }> = await db('webhook_deliveries')
     .where({ status: 'pending' })
     .andWhere('next_attempt_at', '<', db.raw('now() - make_interval(secs => ?)', [overdueMs / 1000]))
     .andWhere((w) => w.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now()))
     .distinct('endpoint_id')
-    .limit(limit)
-    .pluck('endpoint_id');
+    .limit(limit);
+  return rows.map((r) => r.endpoint_id);
 }

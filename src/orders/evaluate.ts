@@ -6,6 +6,7 @@ import {
   type EvaluateRows,
   evaluateReadsQuery,
   evaluateRowsOf,
+  readEvaluateRows,
 } from '../db/repositories/evaluate-reads';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
@@ -105,7 +106,7 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
       body.siteId
         ? (deps.settings?.merchantSite(merchantId, body.siteId) ?? findMerchantSite(db, merchantId, body.siteId))
         : undefined,
-      evaluateRowsOf(row ? (row as EvaluateReadsRow) : (await reads).rows[0]),
+      row ? evaluateRowsOf(row as EvaluateReadsRow) : readEvaluateRows(reads),
     ]);
     const signals = judgeDeviceSignals(senseSession, { externalOrderId }, now);
     if (body.siteId && !site)

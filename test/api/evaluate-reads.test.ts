@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { cardDeclines } from '../../src/db/repositories/card-declines';
 import { findVaultedCard } from '../../src/db/repositories/card-vault';
 import { recordChargeAnswer, recordChargeIntent } from '../../src/db/repositories/charges';
-import { readEvaluateRows } from '../../src/db/repositories/evaluate-reads';
+import { evaluateReadsQuery, readEvaluateRows } from '../../src/db/repositories/evaluate-reads';
 import { getMerchantSettings, updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { findMerchantOrderByExternalId, persistOrder } from '../../src/db/repositories/orders';
 import { findSenseSession, recordSignals } from '../../src/db/repositories/sense-sessions';
@@ -96,13 +96,15 @@ describe('the evaluate reads', () => {
     const othersToken = (await vaultTestCard(db, merchant.mid, '5555555555554444', keys)).token;
     await charge(othersToken, new Date('2026-11-29T09:00:00.000Z'), 'declined', '51', null);
 
-    const read = await readEvaluateRows(db, {
-      merchantId: merchant.mid,
-      externalOrderId,
-      token: card.token,
-      senseKey,
-      now,
-    });
+    const read = await readEvaluateRows(
+      evaluateReadsQuery(db, {
+        merchantId: merchant.mid,
+        externalOrderId,
+        token: card.token,
+        senseKey,
+        now,
+      }),
+    );
     const existing = await findMerchantOrderByExternalId(db, merchant.mid, externalOrderId);
     const since = new Date(now.getTime() - NETWORK_RULES_LOOKBACK_MS);
     expect(read).toEqual({
@@ -128,13 +130,15 @@ describe('the evaluate reads', () => {
     const { db } = database;
     const other = await seedMerchant(db);
     const othersCard = await vaultTestCard(db, other.mid, '4111111111111111', keys);
-    const read = await readEvaluateRows(db, {
-      merchantId: merchant.mid,
-      externalOrderId: `shop-${randomUUID()}`,
-      token: othersCard.token,
-      senseKey: randomUUID(),
-      now: new Date(),
-    });
+    const read = await readEvaluateRows(
+      evaluateReadsQuery(db, {
+        merchantId: merchant.mid,
+        externalOrderId: `shop-${randomUUID()}`,
+        token: othersCard.token,
+        senseKey: randomUUID(),
+        now: new Date(),
+      }),
+    );
     expect(read).toEqual({
       settings: await getMerchantSettings(db, merchant.mid),
       existing: undefined,
@@ -142,13 +146,15 @@ describe('the evaluate reads', () => {
       tokenCardDeclines: [],
       senseSession: undefined,
     });
-    const malformed = await readEvaluateRows(db, {
-      merchantId: other.mid,
-      externalOrderId: "x'); drop table orders; --",
-      token: 'not-a-uuid',
-      senseKey: '',
-      now: new Date(),
-    });
+    const malformed = await readEvaluateRows(
+      evaluateReadsQuery(db, {
+        merchantId: other.mid,
+        externalOrderId: "x'); drop table orders; --",
+        token: 'not-a-uuid',
+        senseKey: '',
+        now: new Date(),
+      }),
+    );
     expect(malformed).toEqual({
       settings: DEFAULT_MERCHANT_SETTINGS,
       existing: undefined,

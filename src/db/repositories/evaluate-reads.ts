@@ -100,7 +100,7 @@ export function evaluateRowsOf(row: EvaluateReadsRow | undefined): EvaluateRows 
   };
 }
 
-/** The evaluate's reads in one round trip of their own. */
-export async function readEvaluateRows(db: Db, ask: EvaluateReadsAsk): Promise<EvaluateRows> {
-  return evaluateRowsOf((await evaluateReadsQuery(db, ask)).rows[0]);
+/** The evaluate's reads (evaluateReadsQuery's) in one round trip of their own. */
+export async function readEvaluateRows(reads: Knex.Raw<{ rows: EvaluateReadsRow[] }>): Promise<EvaluateRows> {
+  return evaluateRowsOf((await reads).rows[0]);
 }

@@ -1,15 +1,16 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/knex';
+import { type Write, writeAsOneStatement } from '../db/one-statement';
 import {
   type ChargeAnswer,
+  chargeAnswerWrite,
   ExternalOrderTakenError,
   markChargeReversed,
   markChargeSent,
   markChargeUnknown,
-  recordChargeAnswer,
   recordChargeIntent,
 } from '../db/repositories/charges';
-import type { ChargeRequestRecord } from '../db/tables/charges';
+import type { ChargeRecord, ChargeRequestRecord } from '../db/tables/charges';
 import { isCardCharge } from '../domain/orders/charge-attempts';
 import type { LedgerAnswer, LedgerCall } from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
@@ -22,6 +23,20 @@ import { storeStep } from './store-failures';
  * and when it was attempted on the workflow's clock (the networks' rolling counts).
  */
 export type LedgerChargeCall = LedgerCall & { request?: ChargeRequestRecord; attemptedAt?: Date };
+
+/**
+ * What a charge records with its answer, in the answer's statement (the first evaluate's decided
+ * order: src/activities/processor.ts). An answer an earlier send recorded is read back from its
+ * row instead of sending again, and its writes are made again (they are idempotent).
+ */
+export interface LedgerRecording<T> {
+  readBack(row: ChargeRecord): T;
+  /**
+   * The writes; `key` is the row's, `sentAt` and `at` when the call was sent and answered (this
+   * process's clock), `readBack` if the answer was recorded before.
+   */
+  writesWith(answer: T, recorded: { key: string; sentAt: Date; at: Date; readBack: boolean }): Promise<Write[]>;
+}
 
 /**
  * How the processor activities reach the charges ledger (docs/architecture.md, "Money
@@ -45,12 +60,25 @@ export function chargeLedger(db: Db) {
     call: LedgerChargeCall,
     send: (key: string) => Promise<T>,
     answerOf: (answer: T) => ChargeAnswer,
+    recording?: LedgerRecording<T>,
   ): Promise<T & LedgerAnswer> {
     // The kill-point tests' hooks (test-only, inert unless armed): card charges only.
     const fault = (point: FaultPoint) => isCardCharge(call.kind) && faultPoint(point);
     const row = await storeStep('record charge intent', () => intent(call));
     fault('charge.after-intent');
-    await storeStep('mark charge sent', () => markChargeSent(db, row.id, new Date()));
+    if (recording && row.state === 'answered' && row.answered_at) {
+      // Recorded by an earlier send whose caller never heard: read back, not sent again.
+      const answer = recording.readBack(row);
+      const at = row.answered_at;
+      const recorded = { key: row.id, sentAt: row.sent_at ?? at, at, readBack: true };
+      const writes = await storeStep('read what was recorded with the answer', () =>
+        recording.writesWith(answer, recorded),
+      );
+      if (writes.length) await storeStep('record with the charge answer', () => writeAsOneStatement(db, writes));
+      return { ...answer, key: row.id };
+    }
+    const sentAt = new Date();
+    await storeStep('mark charge sent', () => markChargeSent(db, row.id, sentAt));
     let answer: T;
     try {
       answer = await send(row.id);
@@ -60,7 +88,12 @@ export function chargeLedger(db: Db) {
       throw err;
     }
     fault('charge.after-answer');
-    await storeStep('record charge answer', () => recordChargeAnswer(db, row.id, answerOf(answer), new Date()));
+    const at = new Date();
+    const writes = [
+      chargeAnswerWrite(db, row.id, answerOf(answer), at),
+      ...((await recording?.writesWith(answer, { key: row.id, sentAt, at, readBack: false })) ?? []),
+    ];
+    await storeStep('record charge answer', () => writeAsOneStatement(db, writes));
     fault('charge.after-record');
     return { ...answer, key: row.id };
   }

@@ -19,17 +19,22 @@ export function createOrderActivities(deps: OrderActivityDeps) {
      */
     async persistOrder(input: PersistOrderInput): Promise<void> {
       await storeStep('persist order', () => persistOrder(deps.db, input));
-      // Counted once the write is durable; a re-run of the same write may count again (rare).
-      for (const e of input.events) {
-        const name = outboxEvent(e).name;
-        businessMetrics.orderEvent(name, input.state.flow);
-        // Recovered: what a Completed order (a declined payment, rescued) captured (docs/runbook.md).
-        if (name === 'order.completed')
-          businessMetrics.recovered(input.state.capturedAmount, input.state.currency, input.state.flow);
-      }
-      if (input.transition) businessMetrics.orderTransition(input.transition.to, input.state.flow);
+      countOrderWrite(input);
     },
   };
+}
+
+/** The business metrics of a durable write of the read model (docs/runbook.md). */
+export function countOrderWrite(input: PersistOrderInput): void {
+  // Counted once the write is durable; a re-run of the same write may count again (rare).
+  for (const e of input.events) {
+    const name = outboxEvent(e).name;
+    businessMetrics.orderEvent(name, input.state.flow);
+    // Recovered: what a Completed order (a declined payment, rescued) captured (docs/runbook.md).
+    if (name === 'order.completed')
+      businessMetrics.recovered(input.state.capturedAmount, input.state.currency, input.state.flow);
+  }
+  if (input.transition) businessMetrics.orderTransition(input.transition.to, input.state.flow);
 }
 
 export type OrderActivities = ReturnType<typeof createOrderActivities>;

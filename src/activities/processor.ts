@@ -1,14 +1,18 @@
 import type { Db } from '../db/knex';
 import { revealVaultedCard } from '../db/repositories/card-vault';
 import { getMerchantSettings } from '../db/repositories/merchants';
-import type { ChargeInput, ChargeResult, LedgerAnswer } from '../domain/orders/contracts';
+import { orderVersionWrittenAt, orderWrites } from '../db/repositories/orders';
+import type { ChargeKind } from '../domain/orders/charge-attempts';
+import type { ChargeInput, ChargeResult, LedgerAnswer, PersistOrderInput } from '../domain/orders/contracts';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
 import { chargeResultOf } from '../processors/advice';
 import type { ChargeOutcome } from '../processors/port';
 import { createProcessors } from '../processors/registry';
 import type { ProcessorSettings } from '../processors/settings';
-import { chargeLedger, type LedgerChargeCall, ledgerAnswerOf } from './charge-ledger';
+import { decidedOrder, outcomeOfRow } from './charge-decided-order';
+import { chargeLedger, type LedgerChargeCall, type LedgerRecording, ledgerAnswerOf } from './charge-ledger';
+import { countOrderWrite } from './orders';
 import { storeStep } from './store-failures';
 
 export interface ProcessorActivityDeps {
@@ -60,6 +64,7 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
           ...(input.challengeCompleted !== undefined ? { challengeCompleted: input.challengeCompleted } : {}),
         },
       };
+      const decision = input.decides && decidingWith(deps.db, input, call.kind);
       const outcome = await throughLedger(
         call,
         async (key): Promise<ChargeOutcome> => {
@@ -87,12 +92,12 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
           return input.mode === 'authorize' ? processor.authorize(request) : processor.sale(request);
         },
         ledgerAnswerOf,
+        decision?.recording,
       );
-      return {
-        ...chargeResultOf(outcome),
-        key: outcome.key,
-        ...(outcome.result === 'declined' ? { advice: outcome.advice } : {}),
-      };
+      // Counted once durable; an order read back was counted by the send that recorded it.
+      if (decision?.written) countOrderWrite(decision.written);
+      const result = chargeResultWith(outcome, outcome.key);
+      return decision?.decided ? { ...result, decided: decision.decided } : result;
     },
 
     /** Captures on the processor that issued the authorization, through the charges ledger. */
@@ -149,6 +154,48 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       return processors.forAuthorization(input.authorizationId).refund(input);
     },
   };
+}
+
+/** A charge's result as the workflow gets it: the ledger row's key, and a decline's advice. */
+function chargeResultWith(outcome: ChargeOutcome, key: string): ChargeResult {
+  return { ...chargeResultOf(outcome), key, ...(outcome.result === 'declined' ? { advice: outcome.advice } : {}) };
+}
+
+/**
+ * The first evaluate's charge (ChargeInput.decides): the order its answer decides is written in
+ * the statement recording the answer (`decide`), or only read back with an answer recorded
+ * before (`adopt`); `written` gives that order, or none when nothing decided it.
+ */
+function decidingWith(db: Db, input: ChargeInput, kind: ChargeKind) {
+  const plan = input.decides;
+  if (!plan) return undefined;
+  const decision: {
+    recording: LedgerRecording<ChargeOutcome>;
+    decided?: ChargeResult['decided'];
+    written?: PersistOrderInput;
+  } = {
+    recording: {
+      readBack: outcomeOfRow,
+      async writesWith(outcome, { key, sentAt, at, readBack }) {
+        const charge = { kind, attempt: input.attempt, key, result: chargeResultWith(outcome, key) };
+        // Recorded before: the order written with that answer stands, made at its own time.
+        const writtenAt = readBack ? await orderVersionWrittenAt(db, plan.draft.orderId, plan.draft.version + 1) : null;
+        if (writtenAt) {
+          decision.decided = { changes: decidedOrder(plan, charge, writtenAt).changes, atUtc: writtenAt.toISOString() };
+          return [];
+        }
+        if (plan.mode === 'adopt') return [];
+        // On the workflow's clock (its time of the send, plus the call's own time), as its commit would be.
+        const sent = input.attemptedAtUtc ? Date.parse(input.attemptedAtUtc) : sentAt.getTime();
+        const decidedAt = new Date(sent + Math.max(0, at.getTime() - sentAt.getTime()));
+        const order = decidedOrder(plan, charge, decidedAt);
+        decision.decided = { changes: order.changes, atUtc: decidedAt.toISOString() };
+        decision.written = order.persist;
+        return orderWrites(db, order.persist);
+      },
+    },
+  };
+  return decision;
 }
 
 export type ProcessorActivities = ReturnType<typeof createProcessorActivities>;

@@ -91,6 +91,7 @@ export class OrderClient {
       externalOrderId,
       isTestMode: owner.isTestMode,
       ...(newAttemptOf ? { resume: newAttemptOf.resume } : {}),
+      chargeRecordsDecision: true,
     };
     const updateId = `${evaluateUpdate.name}:${randomUUID()}`;
     return this.withBusyRetries({ workflowId, updateId }, (answerBy) => {

@@ -80,6 +80,7 @@ export async function startOrder(
         partnerId: owner.pid,
         externalOrderId,
         isTestMode: true,
+        chargeRecordsDecision: true,
       },
     ],
   });

@@ -64,12 +64,15 @@ const decode = (payload: unknown): unknown => {
   return typeof data === 'string' ? JSON.parse(Buffer.from(data, 'base64').toString('utf8')) : undefined;
 };
 
+const UPSERT = 'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES';
+
 /**
  * The moves the saved histories (test/workflows/histories, recorded from the workflow tests) made:
  * each persistOrder write of an order workflow is a move from the status before it to the status
- * (and flow) the search attributes upserted right after it name (none: the same status), set off by
- * the Update then in flight or else by the workflow's timer; each refund workflow's answer is a
- * refund's move of a Completed order.
+ * (and flow) the search attributes upserted right after it name (none: the same status), set off
+ * by the Update then in flight or else by the workflow's timer; so is a first evaluate's charge that
+ * recorded the order it decided (the evaluate's move, its result naming the status); each refund
+ * workflow's answer is a refund's move of a Completed order.
  */
 function observedMoves(): Observed[] {
   const moves: Observed[] = [];
@@ -102,6 +105,20 @@ function observedMoves(): Observed[] {
           const id = at(e, 'workflowExecutionUpdateCompletedEventAttributes', 'meta', 'updateId');
           const index = inFlight.findIndex((u) => u.id === id);
           if (index >= 0) inFlight.splice(index, 1);
+          break;
+        }
+        case 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED': {
+          // The first evaluate's charge that recorded the order it decided (ChargeInput.decides).
+          const result = decode(at(e, 'activityTaskCompletedEventAttributes', 'result', 'payloads', 0));
+          const to = at(result, 'decided', 'changes', 'status') as OrderStatusName | undefined;
+          if (!to) return;
+          const upsert = events.slice(i + 1).find((n) => at(n, 'eventType') === UPSERT);
+          flow = decode(
+            at(upsert, 'upsertWorkflowSearchAttributesEventAttributes', 'searchAttributes', 'indexedFields', 'FcFlow'),
+          ) as Flow;
+          // The evaluate's move, even when its run takes the order up only as its hour ends.
+          moves.push({ from: status, to, flow, cause: 'evaluate', history: file });
+          status = to;
           break;
         }
         case 'EVENT_TYPE_MARKER_RECORDED': {

@@ -6,6 +6,7 @@ import { Worker } from '@temporalio/worker';
 import type { OrderActivities } from '../../src/activities/orders';
 import type { ProcessorActivities } from '../../src/activities/processor';
 import type { RetryBudgetActivities } from '../../src/activities/retry-budget';
+import { evaluateChargeDecision } from '../../src/domain/orders/charge-decision';
 import type {
   ChargeInput,
   ChargeResult,
@@ -18,7 +19,14 @@ import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
 import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { workflowSpanSinks } from '../../src/observability/temporal-tracing';
-import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderWorkflow } from '../../src/workflows';
+import {
+  cancelUpdate,
+  captureUpdate,
+  challengeUpdate,
+  evaluateUpdate,
+  orderStateQuery,
+  orderWorkflow,
+} from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
 import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { evaluateInput } from '../helpers/orders';
@@ -77,7 +85,8 @@ describe('order workflow with fake activities', () => {
     return worker.runUntil(run(taskQueue));
   }
 
-  const start = (taskQueue: string, resume?: OrderResume) =>
+  /** `chargeRecordsDecision`: the first evaluate's charge records the order it decides (as the API starts runs). */
+  const start = (taskQueue: string, resume?: OrderResume, chargeRecordsDecision = false) =>
     env.client.workflow.start(orderWorkflow, {
       taskQueue,
       workflowId: `order:isolated:${randomUUID()}`,
@@ -90,6 +99,7 @@ describe('order workflow with fake activities', () => {
           externalOrderId: `ext-${randomUUID()}`,
           isTestMode: true,
           ...(resume ? { resume } : {}),
+          ...(chargeRecordsDecision ? { chargeRecordsDecision } : {}),
         },
       ],
     });
@@ -306,8 +316,8 @@ describe('order workflow with fake activities', () => {
       ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
         ([c]) => (c as ChargeInput).attempt,
       );
-    const started = async (taskQueue: string, resume?: OrderResume) => {
-      const handle = await start(taskQueue, resume);
+    const started = async (taskQueue: string, resume?: OrderResume, chargeRecordsDecision = false) => {
+      const handle = await start(taskQueue, resume, chargeRecordsDecision);
       trackHistory('order', handle.workflowId);
       return handle;
     };
@@ -371,6 +381,62 @@ describe('order workflow with fake activities', () => {
         expect(persisted).toEqual([]);
       },
     );
+
+    /** What the charge activity answers when it recorded the order its answer decides (ChargeInput.decides). */
+    const recordedWithOrder = (input: ChargeInput): ChargeResult => {
+      const result = approved(input);
+      const plan = input.decides;
+      if (!plan) throw new Error('the first charge was sent with no decision to record');
+      const now = new Date();
+      const ctx = { now, captureWindowMinutes: 5, challengeFrom: now, confirmationId: () => `conf-${input.orderId}` };
+      const { changes } = evaluateChargeDecision(plan.draft, result, ctx);
+      return { ...result, decided: { changes, atUtc: now.toISOString() } };
+    };
+    const decideModes = (activities: object) =>
+      ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
+        ([c]) => (c as ChargeInput).decides?.mode,
+      );
+
+    it('a first charge that records its order with the answer: the workflow adopts it, and writes none itself', async () => {
+      const { activities, persisted } = fakes({
+        processorCharge: jest.fn(async (i: ChargeInput) => recordedWithOrder(i)),
+      });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue, undefined, true);
+        const answer = await handle.executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] });
+        expect(answer).toMatchObject({ kind: 'answer', outcome: 'APPROVED', status: 'Completed' });
+        expect(await handle.query(orderStateQuery)).toMatchObject({
+          status: 'Completed',
+          version: 1,
+          serviceAttempts: 1,
+          confirmationId: expect.stringMatching(/^conf-/),
+          attempts: [expect.objectContaining({ kind: 'sale', attempt: 1, state: 'answered', result: 'approved' })],
+        });
+        expect(await handle.result()).toEqual({ status: 'Completed' });
+      });
+      expect(decideModes(activities)).toEqual(['decide']);
+      expect(persisted).toEqual([]);
+    });
+
+    it('a first charge whose order was recorded with its answer, its caller never hearing, is that order when the hour ends: nothing undone', async () => {
+      // The three sends the caller waits on fail after the answer and its order were recorded (a
+      // lost completion); the hour's end asks again, and the ledger's row says the order was decided.
+      const processorCharge = unansweredThen(3, recordedWithOrder);
+      const { activities, persisted } = fakes({ processorCharge });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue, undefined, true);
+        const first = await handle
+          .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
+          .catch((e: unknown) => e);
+        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        expect(await handle.result()).toEqual({ status: 'Completed' });
+      });
+      expect(decideModes(activities)).toEqual(['decide', 'decide', 'decide', 'adopt']);
+      expect(new Set(chargeKeys(activities)).size).toBe(1);
+      expect(activities.processorReverse).not.toHaveBeenCalled();
+      expect(activities.processorVoid).not.toHaveBeenCalled();
+      expect(persisted).toEqual([]);
+    });
 
     it.each([
       ['declines it', 3, () => ({ result: 'soft_decline', code: '51' }) as ChargeResult, 4],

@@ -102,7 +102,12 @@ export async function markChargeUnknown(db: Db, id: string): Promise<void> {
 
 /** Records the processor's answer once; a repeat (a re-run, a re-send's replayed answer) changes nothing. */
 export async function recordChargeAnswer(db: Db, id: string, answer: ChargeAnswer, now: Date): Promise<void> {
-  await db('charges')
+  await chargeAnswerWrite(db, id, answer, now);
+}
+
+/** recordChargeAnswer's statement, built and not sent (to send with other writes: src/db/one-statement.ts). */
+export function chargeAnswerWrite(db: Db, id: string, answer: ChargeAnswer, now: Date) {
+  return db('charges')
     .where({ id })
     .whereIn('state', ['intent', 'sent', 'unknown'])
     .update({

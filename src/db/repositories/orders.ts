@@ -18,6 +18,11 @@ import { orderEventsInsert } from './events';
  * `refunded_amount` is owned by the refunds ledger (src/db/repositories/refunds.ts), never written here.
  */
 export async function persistOrder(db: Db, input: PersistOrderInput): Promise<void> {
+  await writeAsOneStatement(db, orderWrites(db, input));
+}
+
+/** persistOrder's writes, built and not sent (to send with other writes: src/db/one-statement.ts). */
+export function orderWrites(db: Db, input: PersistOrderInput): Write[] {
   const s = input.state;
   const row = {
     id: s.orderId,
@@ -101,7 +106,13 @@ export async function persistOrder(db: Db, input: PersistOrderInput): Promise<vo
     })),
   );
   if (events) writes.push(events);
-  await writeAsOneStatement(db, writes);
+  return writes;
+}
+
+/** When version `version` of the order was written (its updated_at), if that is the version the row holds. */
+export async function orderVersionWrittenAt(db: Db, orderId: string, version: number): Promise<Date | null> {
+  const row = await db('orders').where({ id: orderId, version }).first('updated_at');
+  return row?.updated_at ?? null;
 }
 
 /** An `orders` row as read (its columns: src/db/tables/orders.ts). */

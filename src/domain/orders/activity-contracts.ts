@@ -1,5 +1,6 @@
-import type { ChargeKind } from './charge-attempts';
-import type { Flow } from './status';
+import type { ChargeAttempt, ChargeKind } from './charge-attempts';
+import type { OrderState } from './order-state';
+import type { Flow, OrderStatusName } from './status';
 
 /** What the order workflow's scoring and charging activities take and give back (tokens only). */
 
@@ -65,6 +66,23 @@ export interface ChargeInput {
   challengeCompleted?: boolean;
   /** The workflow's time of the attempt: the networks' rolling counts use it (absent in older histories). */
   attemptedAtUtc?: string;
+  /**
+   * The first evaluate's charge: the order its answer decides, recorded with the answer
+   * (`decide`), or only taken up if an earlier send recorded it (`adopt`: a run closing
+   * undecided). Absent: the answer alone is recorded, and the workflow commits what it decides.
+   */
+  decides?: DecisionPlan & { mode: 'decide' | 'adopt' };
+}
+
+/** What the activity needs to decide the first evaluate's order as the workflow would (Order.commit). */
+export interface DecisionPlan {
+  /** The draft the answer decides. */
+  draft: OrderState;
+  /** The transition's from: none, or the status a new attempt of the order resumed. */
+  from: OrderStatusName | null;
+  /** The order's processor calls, this charge among them as sent. */
+  calls: ChargeAttempt[];
+  captureWindowMinutes: number;
 }
 
 export type ChargeResult = (
@@ -77,4 +95,9 @@ export type ChargeResult = (
   key?: string;
   /** A decline's advice as the processor adapter reported it (src/processors/port.ts, Advice). */
   advice?: string;
+  /**
+   * What the answer decided, durable with it (ChargeInput.decides): the changes and the time the
+   * order's next state was made with. The workflow makes the same state from its draft and adopts it.
+   */
+  decided?: { changes: Partial<OrderState>; atUtc: string };
 };

@@ -8,6 +8,7 @@ import type { Flow, OrderStatusName, Outcome } from './status';
 export type {
   ChargeInput,
   ChargeResult,
+  DecisionPlan,
   LedgerAnswer,
   LedgerCall,
   ScoreInput,
@@ -33,6 +34,12 @@ export interface OrderWorkflowInput {
    * count on from the attempts already made, so the processor sees new idempotency keys.
    */
   resume?: OrderResume;
+  /**
+   * The run's first evaluate: its charge records the order it decides, with the processor's
+   * answer (ChargeInput.decides). Absent in runs started before 2026-11-27, which commit that
+   * order from the workflow as they did: their histories replay (docs/changing-workflows.md).
+   */
+  chargeRecordsDecision?: boolean;
 }
 
 export interface OrderResume {

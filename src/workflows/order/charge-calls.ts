@@ -3,15 +3,12 @@ import {
   type ChargeAttempt,
   type ChargeKind,
   chargeOf,
-  isCardCharge,
   isUnsettled,
   moveCharge,
   unsettledCharge,
 } from '../../domain/orders/charge-attempts';
 import type { ChargeResult, LedgerCall, OrderState } from '../../domain/orders/contracts';
-
-/** A charge's answer, waiting for the commit that records it. */
-type Answered = { attempt: number; result: ChargeResult; at: string };
+import { type ChargeAnswered as Answered, answerFields, recordedCalls } from '../../domain/orders/order-commit';
 
 /**
  * The order's processor calls (charges, capture, voids, reversals) as the charges ledger records
@@ -64,7 +61,8 @@ export class ChargeCalls {
   answer(attempt: number, result: ChargeResult): void {
     const call = chargeOf(this.calls, attempt);
     if (call && result.key) this.replace({ ...call, key: result.key });
-    this.answered = { attempt, result, at: new Date().toISOString() };
+    // An answer recorded with its decided order (ChargeInput.decides) is timed as that order.
+    this.answered = { attempt, result, at: result.decided?.atUtc ?? new Date().toISOString() };
   }
 
   /** Charge `attempt` got no answer that says anything of the money: it stays unsettled, unrecorded. */
@@ -102,7 +100,7 @@ export class ChargeCalls {
   recording(): { answered: Answered | null; calls: ChargeAttempt[] } {
     const answered = this.answered;
     this.answered = null;
-    return { answered, calls: answered ? this.calls.map((c) => recordAnswer(c, answered)) : this.calls };
+    return { answered, calls: recordedCalls(this.calls, answered) };
   }
 
   /** The commit is durable: its calls are the order's. */
@@ -117,21 +115,4 @@ export class ChargeCalls {
   private replace(call: ChargeAttempt): void {
     this.calls = this.calls.map((c) => (c.kind === call.kind && c.attempt === call.attempt ? call : c));
   }
-}
-
-/** What the processor's answer to a charge says, as its attempt records it. */
-function answerFields(answer: Answered): Partial<ChargeAttempt> {
-  const r = answer.result;
-  return {
-    result: r.result === 'soft_decline' || r.result === 'hard_decline' ? 'declined' : r.result,
-    networkCode: 'code' in r ? r.code : null,
-    advice: r.advice ?? null,
-    answeredAtUtc: answer.at,
-  };
-}
-
-/** The charge the commit records the answer of moves to `answered` (a reversed one stays reversed). */
-function recordAnswer(call: ChargeAttempt, answer: Answered): ChargeAttempt {
-  if (!isCardCharge(call.kind) || call.attempt !== answer.attempt || call.state !== 'sent') return call;
-  return moveCharge(call, 'answered', answerFields(answer));
 }

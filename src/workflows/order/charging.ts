@@ -17,11 +17,18 @@ type ProcessorApi = typeof processor | typeof processorSettling;
  * commit; until then the caller is told to try again and the retry reuses the same attempt and so
  * the same key, so the processor returns its first answer instead of charging twice.
  */
-export async function charge(order: Order, api: ProcessorApi, challengeCompleted = false): Promise<ChargeResult> {
+export async function charge(
+  order: Order,
+  api: ProcessorApi,
+  challengeCompleted = false,
+  decides?: 'decide' | 'adopt',
+): Promise<ChargeResult> {
   const s = order.state;
   const attempt = s.serviceAttempts + 1;
   const mode = chargeMode(s);
   const call = order.charges.sending(mode === 'authorize' ? 'authorization' : 'sale', attempt, s.amount);
+  // The first evaluate's charge: the activity records the order its answer decides (ChargeInput.decides).
+  const plan = decides ? { decides: { ...order.decisionPlan(), mode: decides } } : {};
   try {
     const result = await api.processorCharge({
       idempotencyKey: call.key,
@@ -37,8 +44,10 @@ export async function charge(order: Order, api: ProcessorApi, challengeCompleted
       threeDSecure: order.evaluation?.threeDSecure ?? null,
       challengeCompleted,
       attemptedAtUtc: new Date().toISOString(),
+      ...plan,
     });
     order.charges.answer(attempt, result);
+    if (result.decided) order.adoptRecorded(result.decided.changes, new Date(result.decided.atUtc));
     return result;
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
@@ -73,8 +82,11 @@ function chargeMode(s: { flow: string; transactionType: string }): 'authorize' |
   return s.flow === 'SYNC_MIT' || s.transactionType === 'AUTHORIZATION' ? 'authorize' : 'sale';
 }
 
-/** What settling an unanswered charge found (`unsettled`: the processor would not say). */
-export type Settlement = 'undone' | 'not_charged' | 'unsettled';
+/**
+ * What settling an unanswered charge found (`unsettled`: the processor would not say; `decided`:
+ * an earlier send recorded the order its answer decided, which the order now is).
+ */
+export type Settlement = 'undone' | 'not_charged' | 'unsettled' | 'decided';
 
 /**
  * A charge sent and never answered whose approval can no longer be taken: a first evaluate never
@@ -85,16 +97,22 @@ export type Settlement = 'undone' | 'not_charged' | 'unsettled';
  * (sale). A processor that still does not answer, or answers "unavailable" (it could not act, or
  * could not say), leaves the charge unsettled.
  */
-export async function reverseUnsettledCharge(order: Order, api: ProcessorApi = processorSettling): Promise<Settlement> {
+export async function reverseUnsettledCharge(
+  order: Order,
+  api: ProcessorApi = processorSettling,
+  adoptDecided = false,
+): Promise<Settlement> {
   const s = order.state;
   const attempt = s.serviceAttempts + 1;
   let result: ChargeResult;
   try {
-    result = await charge(order, api);
+    result = await charge(order, api, false, adoptDecided ? 'adopt' : undefined);
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
     return 'unsettled';
   }
+  // Recorded with its answer by a send whose caller never heard: merchants may have its webhooks.
+  if (result.decided) return 'decided';
   if (result.result === 'unavailable') {
     order.charges.unanswered(attempt);
     return 'unsettled';

@@ -1,4 +1,5 @@
 import * as wf from '@temporalio/workflow';
+import { evaluateChargeDecision } from '../../domain/orders/charge-decision';
 import type { EvaluateInput, EvaluateResult, OrderState } from '../../domain/orders/contracts';
 import { FAILURE } from '../../domain/orders/failures';
 import { paymentDifferences } from '../../domain/orders/same-payment';
@@ -8,10 +9,8 @@ import { processorWhileWaiting } from './activities';
 import { charge, failureTypeOf, outcomeUnknown } from './charging';
 import type { Order } from './order';
 import { cardBudget, heldUntil } from './retry-budget';
-import { approve, captureAuthorized, lapseCapture } from './steps';
+import { captureAuthorized, confirmationId, lapseCapture } from './steps';
 
-/** How long a CIT challenge waits for the cardholder before the order is cancelled. */
-export const CHALLENGE_TIMEOUT_MS = 15 * 60_000;
 const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
 
 function answer(order: Order, outcome: Outcome): EvaluateResult {
@@ -140,30 +139,38 @@ async function decide(order: Order, input: EvaluateInput, at: Date): Promise<Eva
   return chargeAndAnswer(order, at);
 }
 
-/** The CIT or Sync MIT charge the caller waits on, and the order it decides. */
+/**
+ * The CIT or Sync MIT charge the caller waits on, and the order it decides. The charge activity
+ * records that order with the processor's answer, in one statement, and the workflow adopts it
+ * (one local activity and one activation fewer). Runs started before that commit it here, as
+ * their histories did (OrderWorkflowInput.chargeRecordsDecision), and so does a charge answered by
+ * an activity that recorded no order (the workflow tests' fakes).
+ */
 async function chargeAndAnswer(order: Order, at: Date): Promise<EvaluateResult> {
-  const s = order.state;
-  const result = await charge(order, processorWhileWaiting);
-  switch (result.result) {
-    case 'approved':
-      await approve(order, 'evaluate', result.authorizationId, 'approved by the processor');
-      return answer(order, outcomeForStatus(order.state.status));
-    case 'challenge_required':
-      await order.commit('evaluate', { status: 'Onhold', outcome: 'CHALLENGE' }, 'cardholder challenge required', [
-        { name: 'challenge.presented', expiresAt: new Date(at.getTime() + CHALLENGE_TIMEOUT_MS).toISOString() },
-      ]);
-      return answer(order, 'CHALLENGE');
-    case 'unavailable':
-      await order.commit('evaluate', { status: 'Problem' }, 'processor unavailable');
-      return { kind: 'rescue_unavailable', orderId: s.orderId };
-    default:
-      await order.commit(
-        'evaluate',
-        { status: 'Declined', outcome: 'DECLINED', responseCode: result.code },
-        `processor ${result.result} ${result.code}`,
-      );
-      return answer(order, 'DECLINED');
+  const result = await charge(
+    order,
+    processorWhileWaiting,
+    false,
+    order.start.chargeRecordsDecision ? 'decide' : undefined,
+  );
+  if (!result.decided) {
+    const ctx = {
+      now: new Date(),
+      captureWindowMinutes: order.captureWindowMinutes,
+      challengeFrom: at,
+      confirmationId,
+    };
+    const decided = evaluateChargeDecision(order.state, result, ctx);
+    await order.commit('evaluate', decided.changes, decided.reason, decided.events);
   }
+  return answerOfState(order);
+}
+
+/** The answer the decided order gives: its outcome, or "rescue unavailable" for a Problem. */
+function answerOfState(order: Order): EvaluateResult {
+  const s = order.state;
+  if (s.status === 'Problem') return { kind: 'rescue_unavailable', orderId: s.orderId };
+  return answer(order, outcomeForStatus(s.status));
 }
 
 /**

@@ -1,8 +1,15 @@
 import * as wf from '@temporalio/workflow';
 import type { ChargeAttempt } from '../../domain/orders/charge-attempts';
-import type { EvaluateInput, EvaluateResult, OrderState, OrderWorkflowInput } from '../../domain/orders/contracts';
+import type {
+  DecisionPlan,
+  EvaluateInput,
+  EvaluateResult,
+  OrderState,
+  OrderWorkflowInput,
+} from '../../domain/orders/contracts';
 import type { OrderDomainEvent } from '../../domain/orders/domain-events';
 import { FAILURE } from '../../domain/orders/failures';
+import { committedState, persistInputOf } from '../../domain/orders/order-commit';
 import { declaredMove, type OrderTrigger, UndeclaredMoveError } from '../../domain/orders/transitions';
 import { orderSearchAttributes, sameSearchAttributes } from '../search-attributes';
 import { store } from './activities';
@@ -124,23 +131,9 @@ export class Order {
     // A run's first decision moves from Draft; a new attempt's records the status it resumed.
     const from = this.current ? base.status : (this.start.resume?.status ?? null);
     // A charge's answer is recorded by this write, or lost with it (then sent again: unsettledCharge).
-    const { answered, calls } = this.charges.recording();
-    const unsettled = this.unsettledCharge;
-    // Problem over a charge sent and never answered: it may stand, unlike one the processor refused.
-    const outcomeUnknown = changes.status === 'Problem' && !!unsettled && unsettled.attempt !== answered?.attempt;
-    const next: OrderState = {
-      ...base,
-      ...changes,
-      ...(answered === null ? {} : { serviceAttempts: answered.attempt }),
-      ...(outcomeUnknown ? { chargeOutcomeUnknown: true } : {}),
-      attempts: calls,
-      version: base.version + 1,
-      updatedAtUtc: new Date().toISOString(),
-    };
+    const next = this.nextState(changes, new Date());
     // A run decides from Draft (a new attempt too: its first evaluate decides the order afresh).
     const decidedFrom = this.current ? base.status : 'Draft';
-    // A run's first commit sets the attributes its start lacks (the order's status).
-    const unchanged = this.current !== null && sameSearchAttributes(base, next);
     try {
       declaredMove(
         decidedFrom,
@@ -153,14 +146,46 @@ export class Order {
       if (err instanceof UndeclaredMoveError) throw wf.ApplicationFailure.nonRetryable(err.message);
       throw err;
     }
-    await store.persistOrder({
-      state: next,
-      transition: from === next.status ? null : { from, to: next.status, reason },
-      events: events.map((event) => ({ occurredAt: next.updatedAtUtc, event })),
-    });
+    await store.persistOrder(persistInputOf(next, from, reason, events));
+    this.adopt(next);
+  }
+
+  /** What the first evaluate's charge decides once it is recorded with the answer: the plan it is sent. */
+  decisionPlan(): DecisionPlan {
+    return {
+      draft: this.state,
+      from: this.start.resume?.status ?? null,
+      calls: [...this.charges.all],
+      captureWindowMinutes: this.captureWindowMinutes,
+    };
+  }
+
+  /** The merchant's capture window for an authorization, as the first evaluate brought it. */
+  get captureWindowMinutes(): number {
+    return this.evaluation?.settings.captureWindowMinutes ?? 5;
+  }
+
+  /**
+   * The first evaluate's charge recorded the order its answer decided (ChargeInput.decides): the
+   * same next state as its write, made from the draft, the changes and that write's time.
+   */
+  adoptRecorded(changes: Partial<OrderState>, at: Date): void {
+    this.adopt(this.nextState(changes, at));
+  }
+
+  /** The state after `changes`, recording the charge answer waiting for it (lost with a refused write). */
+  private nextState(changes: Partial<OrderState>, at: Date): OrderState {
+    const { answered, calls } = this.charges.recording();
+    return committedState(this.state, changes, { answered, calls, unsettled: this.unsettledCharge }, at);
+  }
+
+  /** The next state is durable in Postgres: it is the order's. */
+  private adopt(next: OrderState): void {
+    // A run's first commit sets the attributes its start lacks (the order's status).
+    const unchanged = this.current !== null && sameSearchAttributes(this.current, next);
     this.current = next;
     this.draft = null;
-    this.charges.recorded(calls);
+    this.charges.recorded(next.attempts);
     if (!unchanged) wf.upsertSearchAttributes(orderSearchAttributes(next));
   }
 }

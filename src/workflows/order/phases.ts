@@ -1,9 +1,9 @@
 import * as wf from '@temporalio/workflow';
+import { CHALLENGE_TIMEOUT_MS } from '../../domain/orders/charge-decision';
 import { retryTimes } from '../../domain/orders/retry-schedule';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { processorSettling } from './activities';
 import { isOutcomeUnknown } from './charging';
-import { CHALLENGE_TIMEOUT_MS } from './evaluate';
 import type { Order } from './order';
 import { closeWindow, retryCharge, settleBy } from './retries';
 import { holdRetryForBudget } from './retry-budget';

@@ -1,4 +1,5 @@
 import * as wf from '@temporalio/workflow';
+import { approval, completion } from '../../domain/orders/charge-decision';
 import { accepts, type OrderTrigger } from '../../domain/orders/transitions';
 import { processor, type processorSettling } from './activities';
 import { charge, giveBack } from './charging';
@@ -35,28 +36,9 @@ export async function approve(
   authorizationId: string,
   reason: string,
 ): Promise<void> {
-  const s = order.state;
-  const settings = order.evaluation?.settings;
-  if (s.transactionType === 'AUTHORIZATION' || s.flow === 'SYNC_MIT') {
-    const captureBefore =
-      s.flow === 'SYNC_MIT'
-        ? order.windowEnd().toISOString()
-        : new Date(Date.now() + (settings?.captureWindowMinutes ?? 5) * 60_000).toISOString();
-    await order.commit(
-      trigger,
-      {
-        status: 'Capturerequired',
-        outcome: 'CAPTUREREQUIRED',
-        authorizationId,
-        authorizedAmount: s.amount,
-        captureBeforeUtc: captureBefore,
-      },
-      reason,
-      [{ name: 'order.capturerequired', amount: s.amount, currency: s.currency, captureBefore }],
-    );
-  } else {
-    await complete(order, trigger, authorizationId, s.amount, reason);
-  }
+  const ctx = { now: new Date(), captureWindowMinutes: order.captureWindowMinutes, confirmationId };
+  const decided = approval(order.state, authorizationId, ctx, reason);
+  await order.commit(trigger, decided.changes, reason, decided.events);
 }
 
 export async function complete(
@@ -66,22 +48,12 @@ export async function complete(
   captured: number,
   reason: string,
 ): Promise<void> {
-  const s = order.state;
-  await order.commit(
-    trigger,
-    {
-      status: 'Completed',
-      outcome: 'APPROVED',
-      authorizationId,
-      authorizedAmount: Math.max(s.authorizedAmount, captured),
-      capturedAmount: captured,
-      confirmationId: wf.uuid4(),
-      completedAtUtc: new Date().toISOString(),
-    },
-    reason,
-    [{ name: 'order.completed' }],
-  );
+  const done = completion(order.state, authorizationId, captured, { now: new Date(), confirmationId }, reason);
+  await order.commit(trigger, done.changes, reason, done.events);
 }
+
+/** A completed order's confirmation id, from the workflow's seeded random (stable on replay). */
+export const confirmationId = (): string => wf.uuid4();
 
 /** Captures what was authorized (a capture or a Sync MIT further evaluate), then completes. */
 export async function captureAuthorized(order: Order, amount: number, via: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { CallerDeadline, OrderWorkflowInput } from '../../domain/orders/con
 import { FAILURE } from '../../domain/orders/failures';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { isFinal, timedTrigger } from '../../domain/orders/transitions';
+import { processorSettling } from './activities';
 import { reverseUnsettledCharge } from './charging';
 import { cancel, capture, challenge } from './commands';
 import { firstEvaluate, furtherEvaluate, refuseAnotherPayment } from './evaluate';
@@ -101,13 +102,15 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
       if (order.unsettledCharge && !start.resume && !order.superseded) {
         // Its ledger rows record what this finds; the API reconciles from them whatever is left
         // unsettled before it starts the externalOrderId afresh (src/orders/unevaluated-run.ts).
-        const settlement = await order.exclusive(() => reverseUnsettledCharge(order));
+        // A charge that recorded the order it decided was decided: that order goes on.
+        const adopt = start.chargeRecordsDecision === true;
+        const settlement = await order.exclusive(() => reverseUnsettledCharge(order, processorSettling, adopt));
         if (settlement === 'unsettled') wf.log.error('unevaluated order closes with its charge unsettled', {});
         else wf.log.warn('unevaluated order closes; the charge it sent was asked again', { settlement });
       }
-      return { status: 'Draft' };
+      if (!order.evaluated) return { status: 'Draft' };
     }
-    // Taken up just before the hour ended and decided: the order goes on.
+    // Decided meanwhile (taken up just before the hour ended, or recorded by its charge): it goes on.
     order.closing = false;
   }
   for (let status = order.state.status; !isFinal(status); status = order.state.status) {

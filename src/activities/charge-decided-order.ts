@@ -1,0 +1,66 @@
+import type { ChargeRecord } from '../db/tables/charges';
+import { derivedUuid } from '../domain/ids';
+import { type ChargeKind, unsettledCharge } from '../domain/orders/charge-attempts';
+import { evaluateChargeDecision } from '../domain/orders/charge-decision';
+import type { ChargeResult, DecisionPlan, OrderState, PersistOrderInput } from '../domain/orders/contracts';
+import { committedState, persistInputOf, recordedCalls } from '../domain/orders/order-commit';
+import { declaredMove } from '../domain/orders/transitions';
+import type { Advice, ChargeOutcome } from '../processors/port';
+
+/**
+ * The first evaluate's order as its charge's answer decides it (ChargeInput.decides): the state
+ * the workflow's commit would write (src/workflows/order/order.ts), and that write. The answer's
+ * time stands for the clock, so an answer read back from its row decides the same order again;
+ * the confirmation id derives from the order and its version, for the same reason.
+ */
+export function decidedOrder(
+  plan: DecisionPlan,
+  charge: { kind: ChargeKind; attempt: number; key: string; result: ChargeResult },
+  at: Date,
+): { changes: Partial<OrderState>; persist: PersistOrderInput } {
+  const { draft } = plan;
+  const version = String(draft.version + 1);
+  const ctx = {
+    now: at,
+    captureWindowMinutes: plan.captureWindowMinutes,
+    challengeFrom: at,
+    confirmationId: () => derivedUuid('confirmation', draft.orderId, version),
+  };
+  const decided = evaluateChargeDecision(draft, charge.result, ctx);
+  const answered = { attempt: charge.attempt, result: charge.result, at: at.toISOString() };
+  // The call is recorded under its ledger row's key (the first send's, should this one differ).
+  const calls = plan.calls.map((c) =>
+    c.kind === charge.kind && c.attempt === charge.attempt ? { ...c, key: charge.key } : c,
+  );
+  const recording = { answered, calls: recordedCalls(calls, answered), unsettled: unsettledCharge(calls) };
+  const state = committedState(draft, decided.changes, recording, at);
+  // A move the transition table does not declare is a bug: nothing is written.
+  declaredMove(
+    'Draft',
+    'evaluate',
+    state.flow,
+    state.status,
+    decided.events.map((e) => e.name),
+  );
+  return { changes: decided.changes, persist: persistInputOf(state, plan.from, decided.reason, decided.events) };
+}
+
+/** A charge's outcome as its answered ledger row recorded it (ledgerAnswerOf, read back). */
+export function outcomeOfRow(row: ChargeRecord): ChargeOutcome {
+  switch (row.result) {
+    case 'approved':
+      return { result: 'approved', authorizationId: row.processor_reference ?? '' };
+    case 'declined':
+      return {
+        result: 'declined',
+        code: row.network_code ?? '',
+        advice: (row.advice ?? 'hard_decline') as Advice,
+        ...(row.merchant_advice_code ? { merchantAdviceCode: row.merchant_advice_code } : {}),
+        ...(row.processor_decline_code ? { processorCode: row.processor_decline_code } : {}),
+      };
+    case 'challenge_required':
+      return { result: 'challenge_required' };
+    default:
+      return { result: 'unavailable' };
+  }
+}

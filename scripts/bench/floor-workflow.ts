@@ -54,10 +54,15 @@ export async function benchFloorOpenWorkflow(): Promise<void> {
 const { benchFloorRecord } = wf.proxyLocalActivities<FloorActivities>({ startToCloseTimeout: '10 seconds' });
 const orderStatus = defineSearchAttributeKey(SEARCH_ATTRIBUTES.orderStatus.name, SearchAttributeType.KEYWORD);
 
-/** What an order's commit costs Temporal: the read model's local activity, then the status upsert. */
+/** The order's attributes upserted with its new status, as each status change does. */
+function upsertStatus(status: 'Processing' | 'Completed'): void {
+  wf.upsertSearchAttributes([...wf.workflowInfo().typedSearchAttributes.getAll(), { key: orderStatus, value: status }]);
+}
+
+/** What a commit from the workflow costs Temporal: the read model's local activity, then the status upsert. */
 async function recordedAs(status: 'Processing' | 'Completed'): Promise<void> {
   await benchFloorRecord();
-  wf.upsertSearchAttributes([...wf.workflowInfo().typedSearchAttributes.getAll(), { key: orderStatus, value: status }]);
+  upsertStatus(status);
 }
 
 /**
@@ -83,15 +88,16 @@ export async function benchFloorRecordedWorkflow(): Promise<void> {
  * Temporal's part of a CIT evaluate's shipped shape: the charge floor plus what an approved CIT
  * order records in Temporal. It starts with the order's search attributes and waits for its first
  * evaluate on a timer (the order's first-evaluate hour, cancelled when decided); its update runs
- * the charge activity, then one local activity (the read model's write: a marker and a second
- * activation) and upserts the status, and the run closes, as an approved sale does. What a CIT
- * evaluate costs beyond this is the API's work, Postgres and the order workflow's own code.
+ * the charge activity and upserts the status, and the run closes, as an approved sale does (the
+ * order's charge records the decided order with its answer since 2026-11-27: no local activity
+ * follows it). What a CIT evaluate costs beyond this is the API's work, Postgres and the order
+ * workflow's own code.
  */
 export async function benchFloorChargeRecordedWorkflow(): Promise<void> {
   let answered = false;
   wf.setHandler(floorUpdate, async () => {
     const outcome = await benchFloorCharge();
-    await recordedAs('Completed');
+    upsertStatus('Completed');
     answered = true;
     return outcome;
   });

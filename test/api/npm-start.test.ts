@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -100,13 +101,26 @@ async function waitForHealth(url: string, running: Running, timeoutMs = 90_000):
   return res as Response;
 }
 
-/** /v1/health/live's status on a connection of its own (the proxy picks a backend per connection). */
+/**
+ * /v1/health/live's status on a new connection of its own (the proxy picks a backend per
+ * connection). Not fetch: with `connection: close` it still reuses an idle pooled socket, and one
+ * left to a killed backend, whose close this process has not read yet, answers "other side closed".
+ */
 async function liveOnNewConnection(api: string, running: Running): Promise<number> {
   try {
-    return (await fetch(`${api}/v1/health/live`, { headers: { connection: 'close' } })).status;
+    return await new Promise<number>((resolve, reject) => {
+      const req = get(`${api}/v1/health/live`, { agent: false, timeout: 10_000 }, (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+        res.once('error', reject);
+      });
+      req.once('timeout', () => req.destroy(new Error('no answer within 10 s')));
+      req.once('error', reject);
+    });
   } catch (err) {
-    const cause = (err as Error & { cause?: Error }).cause?.message;
-    throw new Error(`GET /v1/health/live failed (${cause ?? err}); npm start said:\n${running.output.join('')}`);
+    throw new Error(
+      `GET /v1/health/live failed (${(err as Error).message}); npm start said:\n${running.output.join('')}`,
+    );
   }
 }
 

@@ -38,6 +38,14 @@ export interface LedgerRecording<T> {
   writesWith(answer: T, recorded: { key: string; sentAt: Date; at: Date; readBack: boolean }): Promise<Write[]>;
 }
 
+/** How a call goes through the ledger beyond its three steps (throughLedger). */
+export interface LedgerSending<T, R> {
+  /** What it records with its answer (the first evaluate's decided order). */
+  recording?: LedgerRecording<T> | undefined;
+  /** Marks the row sent, with the reads the send needs in the same statement; markChargeSent by default. */
+  markSent?: (id: string, at: Date) => Promise<R>;
+}
+
 /**
  * How the processor activities reach the charges ledger (docs/architecture.md, "Money
  * invariants"): the intent row first (or the one this attempt already has), then the call under
@@ -56,12 +64,13 @@ export function chargeLedger(db: Db) {
     }
   }
 
-  async function throughLedger<T>(
+  async function throughLedger<T, R = void>(
     call: LedgerChargeCall,
-    send: (key: string) => Promise<T>,
+    send: (key: string, sending: R) => Promise<T>,
     answerOf: (answer: T) => ChargeAnswer,
-    recording?: LedgerRecording<T>,
+    options: LedgerSending<T, R> = {},
   ): Promise<T & LedgerAnswer> {
+    const { recording } = options;
     // The kill-point tests' hooks (test-only, inert unless armed): card charges only.
     const fault = (point: FaultPoint) => isCardCharge(call.kind) && faultPoint(point);
     const row = await storeStep('record charge intent', () => intent(call));
@@ -78,10 +87,11 @@ export function chargeLedger(db: Db) {
       return { ...answer, key: row.id };
     }
     const sentAt = new Date();
-    await storeStep('mark charge sent', () => markChargeSent(db, row.id, sentAt));
+    const markSent = options.markSent ?? ((id: string, at: Date) => markChargeSent(db, id, at) as Promise<R>);
+    const sending = await storeStep('mark charge sent', () => markSent(row.id, sentAt));
     let answer: T;
     try {
-      answer = await send(row.id);
+      answer = await send(row.id, sending);
     } catch (err) {
       // Best effort: a row left `sent` is as unsettled as an `unknown` one.
       await markChargeUnknown(db, row.id).catch(() => undefined);

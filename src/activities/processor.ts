@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex';
-import { revealVaultedCard } from '../db/repositories/card-vault';
-import { getMerchantSettings } from '../db/repositories/merchants';
+import { revealedCardOf } from '../db/repositories/card-vault';
+import { type ChargeSendReads, markChargeSentReading } from '../db/repositories/charge-send-reads';
 import { orderVersionWrittenAt, orderWrites } from '../db/repositories/orders';
 import type { ChargeKind } from '../domain/orders/charge-attempts';
 import type { ChargeInput, ChargeResult, LedgerAnswer, PersistOrderInput } from '../domain/orders/contracts';
@@ -13,7 +13,6 @@ import type { ProcessorSettings } from '../processors/settings';
 import { decidedOrder, outcomeOfRow } from './charge-decided-order';
 import { chargeLedger, type LedgerChargeCall, type LedgerRecording, ledgerAnswerOf } from './charge-ledger';
 import { countOrderWrite } from './orders';
-import { storeStep } from './store-failures';
 
 export interface ProcessorActivityDeps {
   db: Db;
@@ -65,18 +64,12 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
         },
       };
       const decision = input.decides && decidingWith(deps.db, input, call.kind);
-      const outcome = await throughLedger(
+      const outcome = await throughLedger<ChargeOutcome, ChargeSendReads>(
         call,
-        async (key): Promise<ChargeOutcome> => {
-          const [vaulted, settings] = await storeStep('read card vault', () =>
-            Promise.all([
-              revealVaultedCard(deps.db, input.merchantId, input.cardToken, deps.vaultKeys),
-              getMerchantSettings(deps.db, input.merchantId),
-            ]),
-          );
+        async (key, { vaultRow, settings }): Promise<ChargeOutcome> => {
           // No such card in this merchant's vault: declined as an invalid card, nothing sent.
-          if (!vaulted) return { result: 'declined', code: '14', advice: 'hard_decline' };
-          const { pan, card } = vaulted;
+          if (!vaultRow) return { result: 'declined', code: '14', advice: 'hard_decline' };
+          const { pan, card } = revealedCardOf(vaultRow, deps.vaultKeys);
           const processor = processors.forMerchant(settings.processor);
           if (!processor) return { result: 'unavailable' };
           const request = {
@@ -92,7 +85,12 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
           return input.mode === 'authorize' ? processor.authorize(request) : processor.sale(request);
         },
         ledgerAnswerOf,
-        decision?.recording,
+        {
+          recording: decision?.recording,
+          // The card and the settings are read in the statement that marks the row sent.
+          markSent: (id, at) =>
+            markChargeSentReading(deps.db, id, at, { merchantId: input.merchantId, cardToken: input.cardToken }),
+        },
       );
       // Counted once durable; an order read back was counted by the send that recorded it.
       if (decision?.written) countOrderWrite(decision.written);

@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { revealedCardOf } from '../../src/db/repositories/card-vault';
+import { markChargeSentReading } from '../../src/db/repositories/charge-send-reads';
 import {
   type ChargeIntent,
   ExternalOrderTakenError,
@@ -8,12 +10,13 @@ import {
   recordChargeAnswer,
   recordChargeIntent,
 } from '../../src/db/repositories/charges';
+import { updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { persistOrder } from '../../src/db/repositories/orders';
 import { draftOf } from '../../src/workflows/order/evaluate';
 import { Order } from '../../src/workflows/order/order';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { seedMerchant } from '../helpers/fixtures';
-import { evaluateInput } from '../helpers/orders';
+import { evaluateInput, vaultTestCard } from '../helpers/orders';
 
 /**
  * The charges ledger's steps against real Postgres (src/db/repositories/charges.ts): each is
@@ -117,5 +120,44 @@ describe('charges ledger', () => {
     const another = intent({ externalOrderId: start.externalOrderId });
     await expect(recordChargeIntent(database.db, another, at)).rejects.toBeInstanceOf(ExternalOrderTakenError);
     expect(await database.db('charges').where({ order_id: another.orderId })).toEqual([]);
+  });
+
+  it('marks a card charge sent and reads its card and settings in one statement, never across merchants', async () => {
+    const keys = [{ id: 'k1', key: randomBytes(32) }];
+    const card = await vaultTestCard(database.db, merchantId, '4111111111111111', keys);
+    const other = (await seedMerchant(database.db)).mid;
+    await updateMerchantSettings(database.db, merchantId, { captureWindowMinutes: 7 }, new Date());
+    const statements: string[] = [];
+    const count = (q: { sql: string }) => statements.push(q.sql);
+    const sendReads = async (ask: { merchantId: string; cardToken: string }) => {
+      const { id } = await recordChargeIntent(database.db, intent({ merchantId: ask.merchantId }), new Date());
+      database.db.on('query', count);
+      try {
+        const reads = await markChargeSentReading(database.db, id, new Date(), ask);
+        return { reads, state: (await row(id))?.state };
+      } finally {
+        database.db.off('query', count);
+      }
+    };
+
+    const { reads, state } = await sendReads({ merchantId, cardToken: card.token });
+    expect(statements).toHaveLength(2); // the statement, then this test's read of the row
+    expect(state).toBe('sent');
+    expect(reads.settings.captureWindowMinutes).toBe(7);
+    expect(reads.vaultRow && revealedCardOf(reads.vaultRow, keys)).toMatchObject({
+      pan: '4111111111111111',
+      card: { token: card.token, last4: '1111' },
+    });
+    // Another merchant's token, an unknown one, and one that is no UUID name no card of this merchant.
+    for (const cardToken of [card.token, randomUUID(), 'tok_not_a_uuid']) {
+      const ask = { merchantId: cardToken === card.token ? other : merchantId, cardToken };
+      const found = await sendReads(ask);
+      expect(found).toMatchObject({ reads: { vaultRow: undefined }, state: 'sent' });
+    }
+    // A row already answered is not marked sent again; the reads still answer.
+    const { id } = await recordChargeIntent(database.db, intent(), new Date());
+    await recordChargeAnswer(database.db, id, { result: 'approved', processorReference: 'pi_1' }, new Date());
+    await markChargeSentReading(database.db, id, new Date(), { merchantId, cardToken: card.token });
+    expect((await row(id))?.state).toBe('answered');
   });
 });

@@ -107,9 +107,13 @@ export async function revealVaultedCard(
   keys: VaultKey[],
 ): Promise<{ card: VaultedCard; pan: string } | undefined> {
   const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
-  if (!row) return undefined;
+  return row && revealedCardOf(row, keys);
+}
+
+/** A vault row's card and its number, opened with the vault keys (for the processor only). */
+export function revealedCardOf(row: CardVaultRecord, keys: VaultKey[]): { card: VaultedCard; pan: string } {
   const sealed = { keyId: row.key_id, iv: row.iv, ciphertext: row.ciphertext, authTag: row.auth_tag };
-  return { card: vaultedCardView(row), pan: openCard(sealed, merchantId, token, keys) };
+  return { card: vaultedCardView(row), pan: openCard(sealed, row.merchant_id, row.token, keys) };
 }
 
 /** The card number behind a token, for the processor only; undefined for another merchant's token. */

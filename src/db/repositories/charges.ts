@@ -89,7 +89,12 @@ export async function recordChargeIntent(db: Db, intent: ChargeIntent, now: Date
 
 /** The call is about to be made (again): an answered or reversed row stays as it is. */
 export async function markChargeSent(db: Db, id: string, now: Date): Promise<void> {
-  await db('charges')
+  await markChargeSentWrite(db, id, now);
+}
+
+/** markChargeSent's statement, built and not sent (src/db/repositories/charge-send-reads.ts). */
+export function markChargeSentWrite(db: Db, id: string, now: Date) {
+  return db('charges')
     .where({ id })
     .whereIn('state', ['intent', 'sent', 'unknown'])
     .update({ state: 'sent', sent_at: now });

@@ -50,6 +50,7 @@ export function startOutboxRelay(deps: {
   batch?: number;
 }) {
   const interval = deps.intervalMs ?? 250;
+  const batch = deps.batch ?? 500;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
@@ -58,7 +59,7 @@ export function startOutboxRelay(deps: {
   /** Fans a batch of events out; answers the endpoints that got deliveries. */
   async function fanOut(): Promise<{ events: number; endpoints: Set<string> }> {
     return deps.db.transaction(async (trx) => {
-      const events = await claimUndispatchedEvents(trx, deps.batch ?? 500);
+      const events = await claimUndispatchedEvents(trx, batch);
       // Subscriptions are looked up once per owner and event name in the batch, not once per event.
       const subscribed = new Map<string, Promise<string[]>>();
       const deliveries: NewDelivery[] = [];
@@ -90,17 +91,24 @@ export function startOutboxRelay(deps: {
     await signalEndpoints(deps.client, deps.taskQueue, await endpointsOverdue(deps.db, STALE_PENDING_MS));
   }
 
-  /** The last batch had events: the next claims at once, without looking first. */
+  /**
+   * The last batch had events: the next claims without looking first. Only a full batch (a
+   * backlog) is followed at once; otherwise the next claim waits the interval, so under load each
+   * fan-out transaction (five statements) carries every event of the interval, not one order's.
+   */
   let busy = false;
+  let full = false;
   async function loop(): Promise<void> {
     if (stopped) return;
     const claimAtOnce = busy;
     busy = false;
+    full = false;
     try {
       // Idle, a poll is one statement: the transaction (BEGIN, claim, COMMIT) only when events wait.
       const { events, endpoints } =
         claimAtOnce || (await anyUndispatchedEvent(deps.db)) ? await fanOut() : { events: 0, endpoints: [] };
       busy = events > 0;
+      full = events >= batch;
       await signalEndpoints(deps.client, deps.taskQueue, endpoints);
       if (Date.now() - lastSweep > STALE_PENDING_MS) {
         lastSweep = Date.now();
@@ -109,7 +117,7 @@ export function startOutboxRelay(deps: {
     } catch (err) {
       deps.logger.warn({ err }, 'outbox relay: dispatch failed; retrying');
     }
-    if (!stopped) timer = setTimeout(() => (inFlight = loop()), busy ? 0 : interval);
+    if (!stopped) timer = setTimeout(() => (inFlight = loop()), full ? 0 : interval);
   }
   inFlight = loop();
 

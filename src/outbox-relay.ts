@@ -97,12 +97,11 @@ export function startOutboxRelay(deps: {
    * fan-out transaction (five statements) carries every event of the interval, not one order's.
    */
   let busy = false;
-  let full = false;
   async function loop(): Promise<void> {
     if (stopped) return;
     const claimAtOnce = busy;
     busy = false;
-    full = false;
+    let full = false;
     try {
       // Idle, a poll is one statement: the transaction (BEGIN, claim, COMMIT) only when events wait.
       const { events, endpoints } =

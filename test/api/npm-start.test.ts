@@ -1,7 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -9,6 +8,7 @@ import { freePort } from '../../scripts/cluster/free-ports';
 import { orderWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
 import { accessToken } from '../helpers/fixtures';
+import { requestFrom } from '../helpers/from-address';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -108,15 +108,7 @@ async function waitForHealth(url: string, running: Running, timeoutMs = 90_000):
  */
 async function liveOnNewConnection(api: string, running: Running): Promise<number> {
   try {
-    return await new Promise<number>((resolve, reject) => {
-      const req = get(`${api}/v1/health/live`, { agent: false, timeout: 10_000 }, (res) => {
-        res.resume();
-        res.once('end', () => resolve(res.statusCode ?? 0));
-        res.once('error', reject);
-      });
-      req.once('timeout', () => req.destroy(new Error('no answer within 10 s')));
-      req.once('error', reject);
-    });
+    return (await requestFrom('127.0.0.1', `${api}/v1/health/live`)).status;
   } catch (err) {
     throw new Error(
       `GET /v1/health/live failed (${(err as Error).message}); npm start said:\n${running.output.join('')}`,

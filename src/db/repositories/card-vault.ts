@@ -96,20 +96,6 @@ export async function findVaultedCard(db: Db, merchantId: string, token: string)
   return row ? vaultedCardView(row) : undefined;
 }
 
-/**
- * A vaulted card with its number, for the processor only, in one read; undefined for another
- * merchant's token.
- */
-export async function revealVaultedCard(
-  db: Db,
-  merchantId: string,
-  token: string,
-  keys: VaultKey[],
-): Promise<{ card: VaultedCard; pan: string } | undefined> {
-  const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
-  return row && revealedCardOf(row, keys);
-}
-
 /** A vault row's card and its number, opened with the vault keys (for the processor only). */
 export function revealedCardOf(row: CardVaultRecord, keys: VaultKey[]): { card: VaultedCard; pan: string } {
   const sealed = { keyId: row.key_id, iv: row.iv, ciphertext: row.ciphertext, authTag: row.auth_tag };
@@ -123,5 +109,6 @@ export async function revealCard(
   token: string,
   keys: VaultKey[],
 ): Promise<string | undefined> {
-  return (await revealVaultedCard(db, merchantId, token, keys))?.pan;
+  const row = await db('card_vault').where({ token, merchant_id: merchantId }).first();
+  return row && revealedCardOf(row, keys).pan;
 }

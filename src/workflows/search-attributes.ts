@@ -35,6 +35,18 @@ export function orderSearchAttributes(s: OrderState): SearchAttributeUpdatePair[
   ];
 }
 
+/**
+ * What an upsert of this state sends: the attributes whose values differ from the run's (the
+ * server merges an upsert into what the run has, so the rest need not travel in every status
+ * change's history event). Never empty: when nothing differs the status goes, so the upsert an
+ * order decided on stays one command (replay matches the command, not its contents).
+ */
+export function changedSearchAttributes(run: TypedSearchAttributes, s: OrderState): SearchAttributeUpdatePair[] {
+  const all = orderSearchAttributes(s);
+  const changed = all.filter((pair) => run.get(pair.key) !== pair.value);
+  return changed.length > 0 ? changed : all.filter((pair) => pair.key === keys.orderStatus);
+}
+
 /** Whether two states of an order carry the same search attributes (nothing to upsert between them). */
 export function sameSearchAttributes(a: OrderState, b: OrderState): boolean {
   const values = (s: OrderState) => JSON.stringify(orderSearchAttributes(s).map((pair) => [pair.key.name, pair.value]));

@@ -17,6 +17,7 @@ import type {
 } from '../../src/domain/orders/contracts';
 import { outboxEvent } from '../../src/domain/orders/domain-events';
 import { FAILURE } from '../../src/domain/orders/failures';
+import type { Flow } from '../../src/domain/orders/status';
 import { SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { workflowSpanSinks } from '../../src/observability/temporal-tracing';
 import {
@@ -27,6 +28,7 @@ import {
   orderStateQuery,
   orderWorkflow,
 } from '../../src/workflows';
+import { orderStartSearchAttributes } from '../../src/workflows/search-attributes';
 import { eventually } from '../helpers/eventually';
 import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { evaluateInput } from '../helpers/orders';
@@ -85,24 +87,28 @@ describe('order workflow with fake activities', () => {
     return worker.runUntil(run(taskQueue));
   }
 
-  /** `chargeRecordsDecision`: the first evaluate's charge records the order it decides (as the API starts runs). */
-  const start = (taskQueue: string, resume?: OrderResume, chargeRecordsDecision = false) =>
-    env.client.workflow.start(orderWorkflow, {
+  /**
+   * `chargeRecordsDecision`: the first evaluate's charge records the order it decides (as the API
+   * starts runs). `flow`: started with the search attributes the API starts an order of it with.
+   */
+  const start = (taskQueue: string, resume?: OrderResume, chargeRecordsDecision = false, flow?: Flow) => {
+    const args = {
+      orderId: randomUUID(),
+      orderSessionKey: randomUUID(),
+      merchantId: randomUUID(),
+      partnerId: randomUUID(),
+      externalOrderId: `ext-${randomUUID()}`,
+      isTestMode: true,
+      ...(resume ? { resume } : {}),
+      ...(chargeRecordsDecision ? { chargeRecordsDecision } : {}),
+    };
+    return env.client.workflow.start(orderWorkflow, {
       taskQueue,
       workflowId: `order:isolated:${randomUUID()}`,
-      args: [
-        {
-          orderId: randomUUID(),
-          orderSessionKey: randomUUID(),
-          merchantId: randomUUID(),
-          partnerId: randomUUID(),
-          externalOrderId: `ext-${randomUUID()}`,
-          isTestMode: true,
-          ...(resume ? { resume } : {}),
-          ...(chargeRecordsDecision ? { chargeRecordsDecision } : {}),
-        },
-      ],
+      args: [args],
+      ...(flow ? { typedSearchAttributes: orderStartSearchAttributes({ ...args, flow }) } : {}),
     });
+  };
   /** An async MIT evaluate answered SUBMITTED, then its rescue run to the end: Completed. */
   const rescuedAsyncMit = async (handle: Awaited<ReturnType<typeof start>>) => {
     const asyncMit = evaluateInput(card, new Date(await env.currentTimeMs()), {
@@ -261,7 +267,7 @@ describe('order workflow with fake activities', () => {
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1); // one attempt, one key, however many tries
   });
-  it("async MIT: a retry's soft decline changes no search attribute and upserts none; the rescue's approval does", async () => {
+  it("async MIT: each upsert sends only the attributes that changed; a retry's soft decline upserts none", async () => {
     let declines = 2;
     const { activities, persisted } = fakes({
       processorCharge: jest.fn(
@@ -271,11 +277,11 @@ describe('order workflow with fake activities', () => {
             : { result: 'approved', authorizationId: `auth-${input.idempotencyKey}` },
       ),
     });
-    const history = await withWorker(activities, async (taskQueue) => {
-      const handle = await start(taskQueue);
+    const { history, attributes } = await withWorker(activities, async (taskQueue) => {
+      const handle = await start(taskQueue, undefined, false, 'ASYNC_MIT');
       trackHistory('order', handle.workflowId);
       await rescuedAsyncMit(handle);
-      return handle.fetchHistory();
+      return { history: await handle.fetchHistory(), attributes: (await handle.describe()).searchAttributes };
     });
     // Four writes: accepted (Processing), two soft declines, rescued (Completed).
     expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
@@ -292,6 +298,25 @@ describe('order workflow with fake activities', () => {
       return status ? [JSON.parse(Buffer.from(status).toString())] : [];
     });
     expect(statuses).toEqual(['Processing', 'Completed']);
+    // Each upsert carries only what changed since the run's start or its last upsert...
+    const upserted = (history.events ?? []).flatMap((e) => {
+      const fields = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {};
+      const names = Object.keys(fields).filter((name) => name.startsWith('Fc'));
+      return names.length > 0 ? [names.sort()] : [];
+    });
+    expect(upserted).toEqual([
+      [SEARCH_ATTRIBUTES.orderStatus.name],
+      [SEARCH_ATTRIBUTES.confirmationId.name, SEARCH_ATTRIBUTES.lifecycle.name, SEARCH_ATTRIBUTES.orderStatus.name],
+    ]);
+    // ...and the server merges it into the rest: operators find the order by every attribute.
+    expect(attributes).toMatchObject({
+      [SEARCH_ATTRIBUTES.merchantId.name]: [expect.any(String)],
+      [SEARCH_ATTRIBUTES.orderId.name]: [expect.any(String)],
+      [SEARCH_ATTRIBUTES.flow.name]: ['ASYNC_MIT'],
+      [SEARCH_ATTRIBUTES.lifecycle.name]: ['settled'],
+      [SEARCH_ATTRIBUTES.orderStatus.name]: ['Completed'],
+      [SEARCH_ATTRIBUTES.confirmationId.name]: [expect.any(String)],
+    });
   });
 
   describe('unanswered charges', () => {

@@ -11,7 +11,7 @@ import type { OrderDomainEvent } from '../../domain/orders/domain-events';
 import { FAILURE } from '../../domain/orders/failures';
 import { committedState, persistInputOf } from '../../domain/orders/order-commit';
 import { declaredMove, type OrderTrigger, UndeclaredMoveError } from '../../domain/orders/transitions';
-import { orderSearchAttributes, sameSearchAttributes } from '../search-attributes';
+import { changedSearchAttributes, sameSearchAttributes } from '../search-attributes';
 import { store } from './activities';
 import { ChargeCalls } from './charge-calls';
 
@@ -186,6 +186,6 @@ export class Order {
     this.current = next;
     this.draft = null;
     this.charges.recorded(next.attempts);
-    if (!unchanged) wf.upsertSearchAttributes(orderSearchAttributes(next));
+    if (!unchanged) wf.upsertSearchAttributes(changedSearchAttributes(wf.workflowInfo().typedSearchAttributes, next));
   }
 }

@@ -127,13 +127,11 @@ export class Order {
     reason: string,
     events: EventToRecord[] = [],
   ): Promise<void> {
-    const base = this.state;
-    // A run's first decision moves from Draft; a new attempt's records the status it resumed.
-    const from = this.current ? base.status : (this.start.resume?.status ?? null);
+    const from = this.recordedFrom;
     // A charge's answer is recorded by this write, or lost with it (then sent again: unsettledCharge).
     const next = this.nextState(changes, new Date());
     // A run decides from Draft (a new attempt too: its first evaluate decides the order afresh).
-    const decidedFrom = this.current ? base.status : 'Draft';
+    const decidedFrom = this.current ? this.state.status : 'Draft';
     try {
       declaredMove(
         decidedFrom,
@@ -150,11 +148,16 @@ export class Order {
     this.adopt(next);
   }
 
+  /** The status a write records the move from: a run's first has none, or the one a new attempt resumed. */
+  private get recordedFrom(): OrderState['status'] | null {
+    return this.current ? this.current.status : (this.start.resume?.status ?? null);
+  }
+
   /** What the first evaluate's charge decides once it is recorded with the answer: the plan it is sent. */
   decisionPlan(): DecisionPlan {
     return {
       draft: this.state,
-      from: this.start.resume?.status ?? null,
+      from: this.recordedFrom,
       calls: [...this.charges.all],
       captureWindowMinutes: this.captureWindowMinutes,
     };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from './knex';
+import { prepared } from './prepared';
 
 /** A write built with knex and not yet sent (any table's insert, update or delete). */
 export interface Write {
@@ -19,5 +20,5 @@ export async function writeAsOneStatement(db: Db, writes: readonly Write[]): Pro
   if (!main) return;
   const ctes = parts.map((part, i) => `w${i} as (${part.sql})`);
   const sql = ctes.length ? `with ${ctes.join(', ')} ${main.sql}` : main.sql;
-  await db.raw(sql, [...parts.flatMap((part) => part.bindings), ...main.bindings]);
+  await prepared(db.raw(sql, [...parts.flatMap((part) => part.bindings), ...main.bindings]));
 }

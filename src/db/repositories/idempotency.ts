@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../knex';
+import { prepared } from '../prepared';
 import type { IdempotencyKeyRecord } from '../tables/idempotency-keys';
 import { LEASE_MS } from './process-leases';
 import { type BucketTake, bucketLockTimedOut, type SharedBucketState, takeTokenSql } from './rate-limits';
@@ -146,8 +147,8 @@ async function claimWithToken(
 ): Promise<{ limit: SharedBucketState; claimed: boolean; alongside?: unknown } | { busy: unknown }> {
   const take = takeTokenSql(bucket);
   const read = alongside ? db.raw('(select to_jsonb(a) from (?) as a)', [alongside]) : db.raw('null');
-  const result = await db
-    .raw(
+  const result = await prepared(
+    db.raw(
       `with bucket as (${take.sql}),
        claimed as (
          insert into idempotency_keys
@@ -170,7 +171,8 @@ async function claimWithToken(
         fresh.claim_id,
         read,
       ],
-    )
+    ),
+  )
     .timeout(STORE_TIMEOUT_MS, { cancel: true })
     .catch((err: unknown) => {
       if (bucketLockTimedOut(err)) return { busy: err };
@@ -197,10 +199,11 @@ export async function completeIdempotencyKey(
   status: number,
   body: string,
 ): Promise<void> {
-  await db('idempotency_keys')
-    .where({ merchant_id: scope.merchantId, key: scope.key, claim_id: claimId })
-    .update({ state: 'completed', response_status: status, response_body: body })
-    .timeout(STORE_TIMEOUT_MS, { cancel: true });
+  await prepared(
+    db('idempotency_keys')
+      .where({ merchant_id: scope.merchantId, key: scope.key, claim_id: claimId })
+      .update({ state: 'completed', response_status: status, response_body: body }),
+  ).timeout(STORE_TIMEOUT_MS, { cancel: true });
 }
 
 /** Frees this claim when its outcome is unknown (a 5xx), so the caller may retry with the same key. */

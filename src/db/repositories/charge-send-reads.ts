@@ -1,7 +1,8 @@
 import { isUuid } from '../../domain/ids';
 import type { MerchantSettings } from '../../domain/merchant-settings';
 import type { Db } from '../knex';
-import type { CardVaultRecord } from '../tables/card-vault';
+import { prepared } from '../prepared';
+import { CARD_VAULT_COLUMNS, type CardVaultRecord } from '../tables/card-vault';
 import { markChargeSentWrite } from './charges';
 import { merchantSettingsOf } from './merchants';
 
@@ -25,15 +26,18 @@ export async function markChargeSentReading(
   ask: { merchantId: string; cardToken: string },
 ): Promise<ChargeSendReads> {
   const sent = markChargeSentWrite(db, id, now).toSQL();
-  const vaultJoin = db('card_vault as v').where('v.merchant_id', ask.merchantId);
+  const vaultJoin = db('card_vault as v').select(CARD_VAULT_COLUMNS).where('v.merchant_id', ask.merchantId);
   if (isUuid(ask.cardToken)) vaultJoin.where('v.token', ask.cardToken);
   else vaultJoin.whereRaw('false');
   const vault = vaultJoin.toSQL();
-  const { rows } = await db.raw<{ rows: Array<Partial<CardVaultRecord> & { settings: unknown }> }>(
-    `with sent as (${sent.sql})
-     select v.*, (select to_jsonb(s) from merchant_settings s where s.merchant_id = ?) as settings
-     from (select 1) as one left join lateral (${vault.sql} limit 1) as v on true`,
-    [...sent.bindings, ask.merchantId, ...vault.bindings],
+  const { rows } = await prepared(
+    db.raw<{ rows: Array<Partial<CardVaultRecord> & { settings: unknown }> }>(
+      `with sent as (${sent.sql})
+       select ${CARD_VAULT_COLUMNS.map((c) => `v.${c}`).join(', ')},
+              (select to_jsonb(s) from merchant_settings s where s.merchant_id = ?) as settings
+       from (select 1) as one left join lateral (${vault.sql} limit 1) as v on true`,
+      [...sent.bindings, ask.merchantId, ...vault.bindings],
+    ),
   );
   const { settings, ...card } = rows[0] ?? { settings: null };
   return {

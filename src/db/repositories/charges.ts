@@ -1,7 +1,8 @@
 import { isUuid } from '../../domain/ids';
 import type { ChargeAnswerResult, ChargeKind } from '../../domain/orders/charge-attempts';
 import type { Db } from '../knex';
-import type { ChargeRecord, ChargeRequestRecord } from '../tables/charges';
+import { prepared } from '../prepared';
+import { CHARGE_COLUMNS, type ChargeRecord, type ChargeRequestRecord } from '../tables/charges';
 
 /**
  * The charges ledger (docs/architecture.md, "Money invariants"): every processor call of an order
@@ -53,32 +54,34 @@ export async function recordChargeIntent(db: Db, intent: ChargeIntent, now: Date
   const token = intent.request?.cardToken ?? null;
   const card = token && isUuid(token) ? token : null;
   // A new intent comes back from its insert; only a row written before is read again.
-  const inserted = await db.raw<{ rows: ChargeRecord[] }>(
-    `insert into charges (id, order_id, merchant_id, external_order_id, kind, attempt, amount, currency, state, request,
+  const inserted = await prepared(
+    db.raw<{ rows: ChargeRecord[] }>(
+      `insert into charges (id, order_id, merchant_id, external_order_id, kind, attempt, amount, currency, state, request,
                           created_at, attempted_at, card_fingerprint)
      select ?, ?, ?, ?, ?, ?, ?, ?, 'intent', ?::jsonb, ?, ?,
             (select fingerprint from card_vault where merchant_id = ? and token = ?::uuid)
      where not exists (select 1 from orders where merchant_id = ? and external_order_id = ? and id <> ?)
      on conflict (order_id, kind, attempt) do nothing
-     returning *`,
-    [
-      intent.id,
-      intent.orderId,
-      intent.merchantId,
-      intent.externalOrderId,
-      intent.kind,
-      intent.attempt,
-      intent.amount,
-      intent.currency,
-      intent.request ? JSON.stringify(intent.request) : null,
-      now,
-      intent.request ? (intent.attemptedAt ?? now) : null,
-      intent.merchantId,
-      card,
-      intent.merchantId,
-      intent.externalOrderId,
-      intent.orderId,
-    ],
+     returning ${CHARGE_COLUMNS.join(', ')}`,
+      [
+        intent.id,
+        intent.orderId,
+        intent.merchantId,
+        intent.externalOrderId,
+        intent.kind,
+        intent.attempt,
+        intent.amount,
+        intent.currency,
+        intent.request ? JSON.stringify(intent.request) : null,
+        now,
+        intent.request ? (intent.attemptedAt ?? now) : null,
+        intent.merchantId,
+        card,
+        intent.merchantId,
+        intent.externalOrderId,
+        intent.orderId,
+      ],
+    ),
   );
   const row: ChargeRecord | undefined = inserted.rows[0] ?? (await db('charges').where(where).first());
   if (!row) throw new ExternalOrderTakenError(`order ${intent.orderId} is not the order of its externalOrderId`);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CardBrand } from '../../domain/cards';
-import type { Instant } from './columns';
+import { allColumns, type Instant } from './columns';
 
 /** A row of `card_vault`: one card number per (merchant, fingerprint), sealed (AES-256-GCM). */
 export interface CardVaultRecord {
@@ -19,6 +19,23 @@ export interface CardVaultRecord {
   expiry_year: number;
   created_at: Date;
 }
+
+/** Every column of a CardVaultRecord, for statements that name their result's (src/db/prepared.ts). */
+export const CARD_VAULT_COLUMNS = allColumns<CardVaultRecord>()([
+  'token',
+  'merchant_id',
+  'fingerprint',
+  'key_id',
+  'iv',
+  'ciphertext',
+  'auth_tag',
+  'brand',
+  'bin',
+  'last4',
+  'expiry_month',
+  'expiry_year',
+  'created_at',
+]);
 
 export type CardVaultInsert = Omit<CardVaultRecord, 'created_at'> & { created_at?: Instant };
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ChargeKind, ChargeState } from '../../domain/orders/charge-attempts';
 import type { Flow } from '../../domain/orders/status';
-import type { Instant } from './columns';
+import { allColumns, type Instant } from './columns';
 
 /** A row of `charges`, the charges ledger: one processor call of an order (src/db/repositories/charges.ts). */
 export interface ChargeRecord {
@@ -38,6 +38,32 @@ export interface ChargeRecord {
   answered_at: Date | null;
   reversed_at: Date | null;
 }
+
+/** Every column of a ChargeRecord, for statements that name their result's (src/db/prepared.ts). */
+export const CHARGE_COLUMNS = allColumns<ChargeRecord>()([
+  'id',
+  'order_id',
+  'merchant_id',
+  'external_order_id',
+  'kind',
+  'attempt',
+  'amount',
+  'currency',
+  'state',
+  'result',
+  'network_code',
+  'advice',
+  'merchant_advice_code',
+  'card_fingerprint',
+  'attempted_at',
+  'processor_decline_code',
+  'processor_reference',
+  'request',
+  'created_at',
+  'sent_at',
+  'answered_at',
+  'reversed_at',
+]);
 
 /** A charge's request as the ledger keeps it: tokens only, no card number (src/activities/processor.ts). */
 export interface ChargeRequestRecord {

@@ -38,11 +38,13 @@ function failingDb(error: { code: string; message: string }): Db {
   // Every builder call returns the failing query itself, which is awaited like knex's builder.
   const query = (): Promise<never> & Record<string, unknown> => {
     const q = fail() as Promise<never> & Record<string, unknown>;
-    for (const method of ['where', 'first', 'insert', 'onConflict', 'merge', 'ignore', 'select']) q[method] = () => q;
+    for (const method of ['where', 'first', 'insert', 'onConflict', 'merge', 'ignore', 'select', 'options']) {
+      q[method] = () => q;
+    }
     q.toSQL = () => ({ sql: 'select 1', bindings: [] });
     return q;
   };
-  return Object.assign(() => query(), { transaction: () => fail(), raw: () => fail() }) as unknown as Db;
+  return Object.assign(() => query(), { transaction: () => fail(), raw: () => query() }) as unknown as Db;
 }
 
 const charge: ChargeInput = {

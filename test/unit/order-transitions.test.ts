@@ -92,7 +92,10 @@ function observedMoves(): Observed[] {
       continue;
     }
     let status: OrderStatusName = 'Draft';
-    let flow: Flow | null = null;
+    // The flow an order starts with (the API sets it), unless an upsert names it again.
+    const fields = (e: unknown, attributes: string) => at(e, attributes, 'searchAttributes', 'indexedFields');
+    let flow = (decode(at(fields(events[0], 'workflowExecutionStartedEventAttributes'), 'FcFlow')) ??
+      null) as Flow | null;
     const inFlight: Array<{ id: unknown; name: Cause }> = [];
     events.forEach((e, i) => {
       switch (at(e, 'eventType')) {
@@ -113,9 +116,8 @@ function observedMoves(): Observed[] {
           const to = at(result, 'decided', 'changes', 'status') as OrderStatusName | undefined;
           if (!to) return;
           const upsert = events.slice(i + 1).find((n) => at(n, 'eventType') === UPSERT);
-          flow = decode(
-            at(upsert, 'upsertWorkflowSearchAttributesEventAttributes', 'searchAttributes', 'indexedFields', 'FcFlow'),
-          ) as Flow;
+          flow = (decode(at(fields(upsert, 'upsertWorkflowSearchAttributesEventAttributes'), 'FcFlow')) ??
+            flow) as Flow;
           // The evaluate's move, even when its run takes the order up only as its hour ends.
           moves.push({ from: status, to, flow, cause: 'evaluate', history: file });
           status = to;
@@ -125,10 +127,11 @@ function observedMoves(): Observed[] {
           const marker = at(e, 'markerRecordedEventAttributes');
           const data = decode(at(marker, 'details', 'data', 'payloads', 0));
           if (at(data, 'activity_type') !== 'persistOrder' || at(marker, 'failure')) return;
-          // Every status change upserts the order's attributes (its flow among them) right after the write.
+          // Every status change upserts the order's attributes that changed right after the write (all
+          // of them, its flow among them, in histories recorded before 2026-11-28).
           const upserted = at(events[i + 1], 'upsertWorkflowSearchAttributesEventAttributes', 'searchAttributes');
-          if (upserted) flow = decode(at(upserted, 'indexedFields', 'FcFlow')) as Flow;
-          const to = (upserted ? decode(at(upserted, 'indexedFields', 'FcOrderStatus')) : status) as OrderStatusName;
+          if (upserted) flow = (decode(at(upserted, 'indexedFields', 'FcFlow')) ?? flow) as Flow;
+          const to = (decode(at(upserted, 'indexedFields', 'FcOrderStatus')) ?? status) as OrderStatusName;
           moves.push({ from: status, to, flow, cause: inFlight.at(-1)?.name ?? 'timer', history: file });
           status = to;
         }

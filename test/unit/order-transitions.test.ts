@@ -129,9 +129,9 @@ function observedMoves(): Observed[] {
           if (at(data, 'activity_type') !== 'persistOrder' || at(marker, 'failure')) return;
           // Every status change upserts the order's attributes that changed right after the write (all
           // of them, its flow among them, in histories recorded before 2026-11-28).
-          const upserted = at(events[i + 1], 'upsertWorkflowSearchAttributesEventAttributes', 'searchAttributes');
-          if (upserted) flow = (decode(at(upserted, 'indexedFields', 'FcFlow')) ?? flow) as Flow;
-          const to = (decode(at(upserted, 'indexedFields', 'FcOrderStatus')) ?? status) as OrderStatusName;
+          const upserted = fields(events[i + 1], 'upsertWorkflowSearchAttributesEventAttributes');
+          flow = (decode(at(upserted, 'FcFlow')) ?? flow) as Flow;
+          const to = (decode(at(upserted, 'FcOrderStatus')) ?? status) as OrderStatusName;
           moves.push({ from: status, to, flow, cause: inFlight.at(-1)?.name ?? 'timer', history: file });
           status = to;
         }

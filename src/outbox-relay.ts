@@ -1,10 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from './db/knex';
-import { anyUndispatchedEvent, claimUndispatchedEvents, markEventsDispatched } from './db/repositories/events';
-import { endpointsOverdue, insertDueDeliveries, type NewDelivery } from './db/repositories/webhook-due-deliveries';
-import { subscribedEndpoints } from './db/repositories/webhook-endpoints';
-import { derivedUuid } from './domain/ids';
-import { isPartnerEvent } from './domain/webhooks/event-names';
+import { fanOutUndispatchedEvents } from './db/repositories/outbox-fan-out';
+import { endpointsOverdue } from './db/repositories/webhook-due-deliveries';
 import type { Logger } from './logger';
 import { deliveriesAddedSignal, endpointWorkflowId, webhookEndpointWorkflow } from './workflows';
 
@@ -33,12 +30,13 @@ export async function signalEndpoints(client: Client, taskQueue: string, endpoin
 const STALE_PENDING_MS = 60_000;
 
 /**
- * The outbox relay, run beside every worker. In one transaction it claims events not yet
- * dispatched (FOR UPDATE SKIP LOCKED, so several workers share the work), creates one delivery per
- * subscribed endpoint, due now, and marks the events dispatched; after the commit it signals each
- * endpoint touched (so the workflow always finds its rows). Delivery ids derive from (event,
- * endpoint): a repeated fan-out creates nothing twice, and a signal lost to a crash is sent by the
- * sweep of overdue deliveries.
+ * The outbox relay, run beside every worker. Each poll is one statement
+ * (src/db/repositories/outbox-fan-out.ts): it claims events not yet dispatched (FOR UPDATE SKIP
+ * LOCKED, so several workers share the work), creates one delivery per subscribed endpoint, due
+ * now, and marks the events dispatched; after it commits, the relay signals each endpoint touched
+ * (so the workflow always finds its rows). Delivery ids derive from (event, endpoint): a repeated
+ * fan-out creates nothing twice, and a signal lost to a crash is sent by the sweep of overdue
+ * deliveries.
  */
 export function startOutboxRelay(deps: {
   db: Db;
@@ -56,59 +54,21 @@ export function startOutboxRelay(deps: {
   let inFlight: Promise<void> = Promise.resolve();
   let lastSweep = 0;
 
-  /** Fans a batch of events out; answers the endpoints that got deliveries. */
-  async function fanOut(): Promise<{ events: number; endpoints: Set<string> }> {
-    return deps.db.transaction(async (trx) => {
-      const events = await claimUndispatchedEvents(trx, batch);
-      // Subscriptions are looked up once per owner and event name in the batch, not once per event.
-      const subscribed = new Map<string, Promise<string[]>>();
-      const deliveries: NewDelivery[] = [];
-      for (const event of events) {
-        const owner = {
-          partnerId: event.partner_id,
-          merchantId: isPartnerEvent(event.name) ? null : event.merchant_id,
-        };
-        const key = `${owner.partnerId}:${owner.merchantId}:${event.name}`;
-        if (!subscribed.has(key))
-          subscribed.set(
-            key,
-            subscribedEndpoints(trx, owner, event.name).then((rows) => rows.map((r) => r.id)),
-          );
-        for (const endpointId of (await subscribed.get(key)) ?? []) {
-          deliveries.push({ id: derivedUuid(event.id, endpointId), event_id: event.id, endpoint_id: endpointId });
-        }
-      }
-      for (let i = 0; i < deliveries.length; i += 1000) await insertDueDeliveries(trx, deliveries.slice(i, i + 1000));
-      await markEventsDispatched(
-        trx,
-        events.map((e) => e.id),
-      );
-      return { events: events.length, endpoints: new Set(deliveries.map((d) => d.endpoint_id)) };
-    });
-  }
-
   async function sweepStale(): Promise<void> {
     await signalEndpoints(deps.client, deps.taskQueue, await endpointsOverdue(deps.db, STALE_PENDING_MS));
   }
 
   /**
-   * The last batch had events: the next claims without looking first. Only a full batch (a
-   * backlog) is followed at once; otherwise the next claim waits the interval, so under load each
-   * fan-out transaction (five statements) carries every event of the interval, not one order's.
+   * Only a full batch (a backlog) is followed at once; otherwise the next poll waits the
+   * interval, so under load each fan-out carries every event of the interval, not one order's.
    */
-  let busy = false;
   async function loop(): Promise<void> {
     if (stopped) return;
-    const claimAtOnce = busy;
-    busy = false;
     let full = false;
     try {
-      // Idle, a poll is one statement: the transaction (BEGIN, claim, COMMIT) only when events wait.
-      const { events, endpoints } =
-        claimAtOnce || (await anyUndispatchedEvent(deps.db)) ? await fanOut() : { events: 0, endpoints: [] };
-      busy = events > 0;
+      const { events, endpointIds } = await fanOutUndispatchedEvents(deps.db, batch);
       full = events >= batch;
-      await signalEndpoints(deps.client, deps.taskQueue, endpoints);
+      await signalEndpoints(deps.client, deps.taskQueue, endpointIds);
       if (Date.now() - lastSweep > STALE_PENDING_MS) {
         lastSweep = Date.now();
         await sweepStale();

@@ -46,26 +46,3 @@ export function orderEventsInsert(db: Db, state: EventOwner, events: OrderEvent[
 export async function listOrderEvents(db: Db, orderId: string): Promise<EventRow[]> {
   return db('events').where({ order_id: orderId }).orderBy('sequence', 'asc');
 }
-
-/**
- * Whether any event waits for the outbox relay: one statement on the partial index, which an idle
- * relay polls instead of opening a transaction (BEGIN, claim, COMMIT) to find nothing.
- */
-export async function anyUndispatchedEvent(db: Db): Promise<boolean> {
-  const row = await db('events').whereNull('dispatched_at').first(db.raw('1 as waiting'));
-  return row !== undefined;
-}
-
-/**
- * The outbox relay's batch (src/outbox-relay.ts): up to `limit` events not yet dispatched, oldest
- * first, locked for this transaction; rows another relay holds are skipped, so relays share the work.
- */
-export async function claimUndispatchedEvents(trx: Db, limit: number): Promise<EventRow[]> {
-  return trx('events').whereNull('dispatched_at').orderBy('sequence', 'asc').limit(limit).forUpdate().skipLocked();
-}
-
-/** The events were fanned out to their endpoints: the relay does not take them again. */
-export async function markEventsDispatched(trx: Db, ids: string[]): Promise<void> {
-  if (!ids.length) return;
-  await trx('events').whereIn('id', ids).update({ dispatched_at: trx.fn.now() });
-}

@@ -28,7 +28,10 @@ export function isEventName(name: string): name is EventName {
   return (EVENT_NAMES as readonly string[]).includes(name);
 }
 
+/** What an application event's name starts with (the outbox fan-out's statement tests it too). */
+export const PARTNER_EVENT_PREFIX = 'application.';
+
 /** Application events go to the partner's endpoints; all others to the merchant's. */
 export function isPartnerEvent(name: string): boolean {
-  return name.startsWith('application.');
+  return name.startsWith(PARTNER_EVENT_PREFIX);
 }

@@ -39,11 +39,15 @@ export interface LedgerRecording<T> {
 }
 
 /** How a call goes through the ledger beyond its three steps (throughLedger). */
-export interface LedgerSending<T, R> {
+export interface LedgerSending<T> {
   /** What it records with its answer (the first evaluate's decided order). */
   recording?: LedgerRecording<T> | undefined;
-  /** Marks the row sent, with the reads the send needs in the same statement; markChargeSent by default. */
-  markSent?: (id: string, at: Date) => Promise<R>;
+}
+
+/** A send that reads what it needs in the statement marking its row sent (throughLedgerReading). */
+export interface LedgerSendingReading<T, R> extends LedgerSending<T> {
+  /** Marks the row sent and answers the reads, in one statement. */
+  markSent: (id: string, at: Date) => Promise<R>;
 }
 
 /**
@@ -64,13 +68,25 @@ export function chargeLedger(db: Db) {
     }
   }
 
-  async function throughLedger<T, R = void>(
+  /** Intent, call, answer: the row marked sent on its own before the call. */
+  function throughLedger<T>(
+    call: LedgerChargeCall,
+    send: (key: string) => Promise<T>,
+    answerOf: (answer: T) => ChargeAnswer,
+    options: LedgerSending<T> = {},
+  ): Promise<T & LedgerAnswer> {
+    const markSent = (id: string, at: Date) => markChargeSent(db, id, at);
+    return throughLedgerReading(call, send, answerOf, { ...options, markSent });
+  }
+
+  /** The same, with what the send reads (`R`) read in the statement that marks the row sent. */
+  async function throughLedgerReading<T, R>(
     call: LedgerChargeCall,
     send: (key: string, sending: R) => Promise<T>,
     answerOf: (answer: T) => ChargeAnswer,
-    options: LedgerSending<T, R> = {},
+    options: LedgerSendingReading<T, R>,
   ): Promise<T & LedgerAnswer> {
-    const { recording } = options;
+    const { recording, markSent } = options;
     // The kill-point tests' hooks (test-only, inert unless armed): card charges only.
     const fault = (point: FaultPoint) => isCardCharge(call.kind) && faultPoint(point);
     const row = await storeStep('record charge intent', () => intent(call));
@@ -87,7 +103,6 @@ export function chargeLedger(db: Db) {
       return { ...answer, key: row.id };
     }
     const sentAt = new Date();
-    const markSent = options.markSent ?? ((id: string, at: Date) => markChargeSent(db, id, at) as Promise<R>);
     const sending = await storeStep('mark charge sent', () => markSent(row.id, sentAt));
     let answer: T;
     try {
@@ -113,7 +128,7 @@ export function chargeLedger(db: Db) {
     await storeStep('mark charge reversed', () => markChargeReversed(db, call.orderId, call.attempt, new Date()));
   }
 
-  return { throughLedger, reversed };
+  return { throughLedger, throughLedgerReading, reversed };
 }
 
 /** A charge's outcome as the ledger records it (the network code and advice as the adapter reported them). */

@@ -36,7 +36,7 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
     settings: deps.processors ?? { stripe: null },
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
-  const { throughLedger, reversed } = chargeLedger(deps.db);
+  const { throughLedger, throughLedgerReading, reversed } = chargeLedger(deps.db);
 
   return {
     /**
@@ -64,7 +64,7 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
         },
       };
       const decision = input.decides && decidingWith(deps.db, input, call.kind);
-      const outcome = await throughLedger<ChargeOutcome, ChargeSendReads>(
+      const outcome = await throughLedgerReading<ChargeOutcome, ChargeSendReads>(
         call,
         async (key, { vaultRow, settings }): Promise<ChargeOutcome> => {
           // No such card in this merchant's vault: declined as an invalid card, nothing sent.

@@ -1,14 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/knex';
 import { type Write, writeAsOneStatement } from '../db/one-statement';
+import { recordChargeSending } from '../db/repositories/charge-sending';
 import {
   type ChargeAnswer,
+  type ChargeIntent,
   chargeAnswerWrite,
   ExternalOrderTakenError,
   markChargeReversed,
-  markChargeSent,
   markChargeUnknown,
-  recordChargeIntent,
 } from '../db/repositories/charges';
 import type { ChargeRecord, ChargeRequestRecord } from '../db/tables/charges';
 import { isCardCharge } from '../domain/orders/charge-attempts';
@@ -38,58 +38,61 @@ export interface LedgerRecording<T> {
   writesWith(answer: T, recorded: { key: string; sentAt: Date; at: Date; readBack: boolean }): Promise<Write[]>;
 }
 
-/** How a call goes through the ledger beyond its three steps (throughLedger). */
+/** How a call goes through the ledger beyond its steps (throughLedger). */
 export interface LedgerSending<T> {
   /** What it records with its answer (the first evaluate's decided order). */
   recording?: LedgerRecording<T> | undefined;
 }
 
-/** A send that reads what it needs in the statement marking its row sent (throughLedgerReading). */
+/** A send that reads what it needs in the statement recording its intent (throughLedgerReading). */
 export interface LedgerSendingReading<T, R> extends LedgerSending<T> {
-  /** Marks the row sent and answers the reads, in one statement. */
-  markSent: (id: string, at: Date) => Promise<R>;
+  /** Records the intent as sent and answers the row with the reads, in one statement. */
+  recordSending: (intent: ChargeIntent, at: Date) => Promise<{ row: ChargeRecord; reads: R }>;
 }
 
 /**
  * How the processor activities reach the charges ledger (docs/architecture.md, "Money
- * invariants"): the intent row first (or the one this attempt already has), then the call under
- * the row's id, then the answer recorded on the row. Every step is idempotent, so a re-run (a
+ * invariants"): the intent row first, written as sent in one statement (or the one this attempt
+ * already has, marked sent again), then the call under the row's id, then the answer recorded on
+ * the row. Every step is idempotent, so a re-run (a
  * worker that died mid-call) sends the same key and the processor answers its first answer. A
  * call that ends with no answer leaves the row `unknown` for the next send to settle.
  */
 export function chargeLedger(db: Db) {
-  async function intent(call: LedgerChargeCall) {
-    try {
-      return await recordChargeIntent(db, { ...call, id: call.key }, new Date());
-    } catch (err) {
-      if (err instanceof ExternalOrderTakenError)
-        throw ApplicationFailure.nonRetryable(err.message, FAILURE.externalOrderTaken);
-      throw err;
-    }
-  }
-
-  /** Intent, call, answer: the row marked sent on its own before the call. */
+  /** Intent (as sent), call, answer. */
   function throughLedger<T>(
     call: LedgerChargeCall,
     send: (key: string) => Promise<T>,
     answerOf: (answer: T) => ChargeAnswer,
     options: LedgerSending<T> = {},
   ): Promise<T & LedgerAnswer> {
-    const markSent = (id: string, at: Date) => markChargeSent(db, id, at);
-    return throughLedgerReading(call, send, answerOf, { ...options, markSent });
+    const recordSending = async (intent: ChargeIntent, at: Date) => ({
+      row: await recordChargeSending(db, intent, at),
+      reads: undefined,
+    });
+    return throughLedgerReading(call, send, answerOf, { ...options, recordSending });
   }
 
-  /** The same, with what the send reads (`R`) read in the statement that marks the row sent. */
+  /** The same, with what the send reads (`R`) read in the statement that records its intent. */
   async function throughLedgerReading<T, R>(
     call: LedgerChargeCall,
-    send: (key: string, sending: R) => Promise<T>,
+    send: (key: string, reads: R) => Promise<T>,
     answerOf: (answer: T) => ChargeAnswer,
     options: LedgerSendingReading<T, R>,
   ): Promise<T & LedgerAnswer> {
-    const { recording, markSent } = options;
+    const { recording } = options;
     // The kill-point tests' hooks (test-only, inert unless armed): card charges only.
     const fault = (point: FaultPoint) => isCardCharge(call.kind) && faultPoint(point);
-    const row = await storeStep('record charge intent', () => intent(call));
+    const sentAt = new Date();
+    const { row, reads } = await storeStep('record charge intent', async () => {
+      try {
+        return await options.recordSending({ ...call, id: call.key }, sentAt);
+      } catch (err) {
+        if (err instanceof ExternalOrderTakenError)
+          throw ApplicationFailure.nonRetryable(err.message, FAILURE.externalOrderTaken);
+        throw err;
+      }
+    });
     fault('charge.after-intent');
     if (recording && row.state === 'answered' && row.answered_at) {
       // Recorded by an earlier send whose caller never heard: read back, not sent again.
@@ -102,11 +105,9 @@ export function chargeLedger(db: Db) {
       if (writes.length) await storeStep('record with the charge answer', () => writeAsOneStatement(db, writes));
       return { ...answer, key: row.id };
     }
-    const sentAt = new Date();
-    const sending = await storeStep('mark charge sent', () => markSent(row.id, sentAt));
     let answer: T;
     try {
-      answer = await send(row.id, sending);
+      answer = await send(row.id, reads);
     } catch (err) {
       // Best effort: a row left `sent` is as unsettled as an `unknown` one.
       await markChargeUnknown(db, row.id).catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex';
 import { revealedCardOf } from '../db/repositories/card-vault';
-import { type ChargeSendReads, markChargeSentReading } from '../db/repositories/charge-send-reads';
+import { type ChargeSendReads, recordChargeSendingReading } from '../db/repositories/charge-sending';
 import { orderVersionWrittenAt, orderWrites } from '../db/repositories/orders';
 import type { ChargeKind } from '../domain/orders/charge-attempts';
 import type { ChargeInput, ChargeResult, LedgerAnswer, PersistOrderInput } from '../domain/orders/contracts';
@@ -87,9 +87,12 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
         ledgerAnswerOf,
         {
           recording: decision?.recording,
-          // The card and the settings are read in the statement that marks the row sent.
-          markSent: (id, at) =>
-            markChargeSentReading(deps.db, id, at, { merchantId: input.merchantId, cardToken: input.cardToken }),
+          // The card and the settings are read in the statement that records the intent.
+          recordSending: (intent, at) =>
+            recordChargeSendingReading(deps.db, intent, at, {
+              merchantId: input.merchantId,
+              cardToken: input.cardToken,
+            }),
         },
       );
       // Counted once durable; an order read back was counted by the send that recorded it.

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cardDeclines } from '../../src/db/repositories/card-declines';
 import { findVaultedCard } from '../../src/db/repositories/card-vault';
-import { recordChargeAnswer, recordChargeIntent } from '../../src/db/repositories/charges';
+import { recordChargeSending } from '../../src/db/repositories/charge-sending';
+import { recordChargeAnswer } from '../../src/db/repositories/charges';
 import { evaluateReadsQuery, readEvaluateRows } from '../../src/db/repositories/evaluate-reads';
 import { getMerchantSettings, updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { findMerchantOrderByExternalId, persistOrder } from '../../src/db/repositories/orders';
@@ -42,7 +43,7 @@ describe('the evaluate reads', () => {
     const id = randomUUID();
     const request = { cardToken: token, mode: 'sale' as const, flow: 'ASYNC_MIT' as const, threeDSecure: null };
     const intent = { id, orderId: randomUUID(), merchantId: merchant.mid, externalOrderId: `other-${id}` };
-    await recordChargeIntent(
+    await recordChargeSending(
       database.db,
       { ...intent, kind: 'sale', attempt: 1, amount: 100, currency: 'USD', request, attemptedAt: at },
       at,

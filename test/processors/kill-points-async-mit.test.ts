@@ -2,14 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FAULT_POINTS, type FaultPoint } from '../../src/activities/fault-points';
 import { eventually } from '../helpers/eventually';
 import { CARDS } from './harness/cards';
-import { everyChargeShown, type KillBed, onlyCharge, startKillBed } from './harness/kill-points';
-
-/** The ledger row's state when the worker died at each point (src/activities/charge-ledger.ts). */
-const ROW_AT_KILL: Record<FaultPoint, string> = {
-  'charge.after-intent': 'intent',
-  'charge.after-answer': 'sent',
-  'charge.after-record': 'answered',
-};
+import { everyChargeShown, type KillBed, onlyCharge, ROW_AT_KILL, startKillBed } from './harness/kill-points';
 
 /**
  * The kill-point matrix (issue 35) for an async MIT order's scheduled retry charge: the worker

@@ -1,15 +1,14 @@
-import { isUuid } from '../../domain/ids';
 import type { ChargeAnswerResult, ChargeKind } from '../../domain/orders/charge-attempts';
 import type { Db } from '../knex';
-import { prepared } from '../prepared';
-import { CHARGE_COLUMNS, type ChargeRecord, type ChargeRequestRecord } from '../tables/charges';
+import type { ChargeRecord, ChargeRequestRecord } from '../tables/charges';
 
 /**
  * The charges ledger (docs/architecture.md, "Money invariants"): every processor call of an order
- * is a row written as an intent before the call, whose id is the idempotency key the processor is
- * sent, and on which the answer is recorded. Each step is idempotent: the intent for an (order,
- * kind, attempt) that has one returns that row (so a re-run sends the same key), and a state only
- * moves forward (src/domain/orders/charge-attempts.ts), so recording an answer twice changes nothing.
+ * is a row written before the call (its intent, recorded as sent), whose id is the idempotency key
+ * the processor is sent, and on which the answer is recorded. Each step is idempotent: the intent
+ * for an (order, kind, attempt) that has one returns that row (so a re-run sends the same key),
+ * and a state only moves forward (src/domain/orders/charge-attempts.ts), so recording an answer
+ * twice changes nothing. (Rows written before 2026-11-28 may be `intent`: written, not yet sent.)
  */
 
 export interface ChargeIntent {
@@ -40,67 +39,6 @@ export interface ChargeAnswer {
 /** The externalOrderId's order is another run's: no charge may be sent under this orderId. */
 export class ExternalOrderTakenError extends Error {
   override name = 'ExternalOrderTakenError';
-}
-
-/**
- * Writes the intent, or finds the one this (order, kind, attempt) already has. Never for an orderId
- * that is not its externalOrderId's order, once that order exists (two evaluates restarting an
- * unevaluated id at once: the run that lost must not charge): ExternalOrderTakenError.
- */
-export async function recordChargeIntent(db: Db, intent: ChargeIntent, now: Date): Promise<ChargeRecord> {
-  const where = { order_id: intent.orderId, kind: intent.kind, attempt: intent.attempt };
-  // A charge names its card by the vault's fingerprint (the same card in any order or token).
-  // (Vault tokens are UUIDs; anything else names no vaulted card.)
-  const token = intent.request?.cardToken ?? null;
-  const card = token && isUuid(token) ? token : null;
-  // A new intent comes back from its insert; only a row written before is read again.
-  const inserted = await prepared(
-    db.raw<{ rows: ChargeRecord[] }>(
-      `insert into charges (id, order_id, merchant_id, external_order_id, kind, attempt, amount, currency, state, request,
-                          created_at, attempted_at, card_fingerprint)
-     select ?, ?, ?, ?, ?, ?, ?, ?, 'intent', ?::jsonb, ?, ?,
-            (select fingerprint from card_vault where merchant_id = ? and token = ?::uuid)
-     where not exists (select 1 from orders where merchant_id = ? and external_order_id = ? and id <> ?)
-     on conflict (order_id, kind, attempt) do nothing
-     returning ${CHARGE_COLUMNS.join(', ')}`,
-      [
-        intent.id,
-        intent.orderId,
-        intent.merchantId,
-        intent.externalOrderId,
-        intent.kind,
-        intent.attempt,
-        intent.amount,
-        intent.currency,
-        intent.request ? JSON.stringify(intent.request) : null,
-        now,
-        intent.request ? (intent.attemptedAt ?? now) : null,
-        intent.merchantId,
-        card,
-        intent.merchantId,
-        intent.externalOrderId,
-        intent.orderId,
-      ],
-    ),
-  );
-  const row: ChargeRecord | undefined = inserted.rows[0] ?? (await db('charges').where(where).first());
-  if (!row) throw new ExternalOrderTakenError(`order ${intent.orderId} is not the order of its externalOrderId`);
-  if (row.merchant_id !== intent.merchantId)
-    throw new Error(`charge ${intent.kind} ${intent.attempt} of order ${intent.orderId} is not this merchant's`);
-  return row;
-}
-
-/** The call is about to be made (again): an answered or reversed row stays as it is. */
-export async function markChargeSent(db: Db, id: string, now: Date): Promise<void> {
-  await markChargeSentWrite(db, id, now);
-}
-
-/** markChargeSent's statement, built and not sent (src/db/repositories/charge-send-reads.ts). */
-export function markChargeSentWrite(db: Db, id: string, now: Date) {
-  return db('charges')
-    .where({ id })
-    .whereIn('state', ['intent', 'sent', 'unknown'])
-    .update({ state: 'sent', sent_at: now });
 }
 
 /** The call ended with no answer: its outcome is not known (a later send under the key settles it). */

@@ -3,14 +3,7 @@ import { FAULT_POINTS, type FaultPoint } from '../../../src/activities/fault-poi
 import type { ApiAnswer } from '../../helpers/api-client';
 import { eventually } from '../../helpers/eventually';
 import { CARDS } from './cards';
-import { everyChargeShown, type KillBed, onlyCharge, retryLater, startKillBed } from './kill-points';
-
-/** The ledger row's state when the worker died at each point (src/activities/charge-ledger.ts). */
-const ROW_AT_KILL: Record<FaultPoint, string> = {
-  'charge.after-intent': 'intent',
-  'charge.after-answer': 'sent',
-  'charge.after-record': 'answered',
-};
+import { everyChargeShown, type KillBed, onlyCharge, ROW_AT_KILL, retryLater, startKillBed } from './kill-points';
 
 /**
  * The kill-point matrix for the charge a CIT caller waits on (issue 35; docs/architecture.md,

@@ -13,6 +13,17 @@ import { type CardNetwork, startCardNetwork } from './card-network';
 import { BEHAVIOURS, TEST_VAULT_KEYS } from './cards';
 import { type StripeMock, startStripeMock } from './stripe-mock';
 
+/**
+ * The ledger row's state when the worker died at each point (src/activities/charge-ledger.ts):
+ * the intent is recorded sent in one statement, so before the call and after it the row is `sent`;
+ * only the processor's own record (its PaymentIntents) tells the two apart.
+ */
+export const ROW_AT_KILL: Record<FaultPoint, string> = {
+  'charge.after-intent': 'sent',
+  'charge.after-answer': 'sent',
+  'charge.after-record': 'answered',
+};
+
 /** Answers that mean "not decided yet, retry with the same key" (docs/errors.md). */
 export const retryLater = (a: ApiAnswer) =>
   (a.status === 503 && a.body?.error?.id === '503010') ||

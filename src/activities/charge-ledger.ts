@@ -54,9 +54,9 @@ export interface LedgerSendingReading<T, R> extends LedgerSending<T> {
  * How the processor activities reach the charges ledger (docs/architecture.md, "Money
  * invariants"): the intent row first, written as sent in one statement (or the one this attempt
  * already has, marked sent again), then the call under the row's id, then the answer recorded on
- * the row. Every step is idempotent, so a re-run (a
- * worker that died mid-call) sends the same key and the processor answers its first answer. A
- * call that ends with no answer leaves the row `unknown` for the next send to settle.
+ * the row. Every step is idempotent, so a re-run (a worker that died mid-call) sends the same key
+ * and the processor answers its first answer. A call that ends with no answer leaves the row
+ * `unknown` for the next send to settle.
  */
 export function chargeLedger(db: Db) {
   /** Intent (as sent), call, answer. */

@@ -84,31 +84,32 @@ function chargeSendingParts(intent: ChargeIntent, now: Date): StatementParts {
 }
 
 /**
- * Runs a sending statement (chargeSendingParts and what reads with it): its one row, or
- * ExternalOrderTakenError. A statement that found no row may have met a second send of the same
- * call inserting it at that moment (its insert waited, then did nothing, and the snapshot showed
- * no row): sent once more, it finds that row.
+ * Runs a sending statement (chargeSendingParts and what reads with it): what it answers beside its
+ * one row, or ExternalOrderTakenError. A statement that found no row may have met a second send of
+ * the same call inserting it at that moment (its insert waited, then did nothing, and the snapshot
+ * showed no row): sent once more, it finds that row.
  */
-async function sendingRow<T extends { merchant_id: string }>(
+async function sendingRow<T extends { row: ChargeRecord }>(
   run: () => Promise<T | undefined>,
   intent: ChargeIntent,
 ): Promise<T> {
-  const row = (await run()) ?? (await run());
-  if (!row) throw new ExternalOrderTakenError(`order ${intent.orderId} is not the order of its externalOrderId`);
-  if (row.merchant_id !== intent.merchantId)
+  const sent = (await run()) ?? (await run());
+  if (!sent) throw new ExternalOrderTakenError(`order ${intent.orderId} is not the order of its externalOrderId`);
+  if (sent.row.merchant_id !== intent.merchantId)
     throw new Error(`charge ${intent.kind} ${intent.attempt} of order ${intent.orderId} is not this merchant's`);
-  return row;
+  return sent;
 }
 
 /** The intent recorded as sent (chargeSendingParts), alone: its row. */
 export async function recordChargeSending(db: Db, intent: ChargeIntent, now: Date): Promise<ChargeRecord> {
   const { sql, bindings } = chargeSendingParts(intent, now);
-  return sendingRow(async () => {
+  const { row } = await sendingRow(async () => {
     const { rows } = await prepared(
       db.raw<{ rows: ChargeRecord[] }>(`${sql} select ${CHARGE_COLUMNS.join(', ')} from charge`, bindings),
     );
-    return rows[0];
+    return rows[0] && { row: rows[0] };
   }, intent);
+  return row;
 }
 
 /** What a card charge reads before it is sent: the card's vault row (none: no such card) and the settings. */
@@ -138,7 +139,7 @@ export async function recordChargeSendingReading(
   if (isUuid(ask.cardToken)) vaultJoin.where('v.token', ask.cardToken);
   else vaultJoin.whereRaw('false');
   const vault = vaultJoin.toSQL();
-  const read = await sendingRow(async () => {
+  const { row, card, settings } = await sendingRow(async () => {
     const { rows } = await prepared(
       db.raw<{ rows: Record<string, unknown>[] }>(
         `${sending.sql}
@@ -153,14 +154,13 @@ export async function recordChargeSendingReading(
     if (!got) return undefined;
     const row = Object.fromEntries(CHARGE_AS.map(([c, as]) => [c, got[as]])) as unknown as ChargeRecord;
     const card = Object.fromEntries(CARD_VAULT_COLUMNS.map((c) => [c, got[c]])) as Partial<CardVaultRecord>;
-    return { merchant_id: row.merchant_id, row, card, settings: got.settings };
+    return { row, card, settings: got.settings };
   }, intent);
-  const { row, card } = read;
   return {
     row,
     reads: {
       vaultRow: card.token ? (card as CardVaultRecord) : undefined,
-      settings: merchantSettingsOf(read.settings),
+      settings: merchantSettingsOf(settings),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { PARTNER_EVENT_PREFIX } from '../../domain/webhooks/event-names';
 import type { Db } from '../knex';
 import { prepared } from '../prepared';
+import { subscribedSql } from './webhook-endpoints';
 
 /** What one fan-out did: how many events it took, and the endpoints that have deliveries of them. */
 export interface FanOut {
@@ -36,8 +37,7 @@ export async function fanOutUndispatchedEvents(db: Db, limit: number): Promise<F
        dispatched as (update events set dispatched_at = now() where id in (select id from claimed)),
        subscribed as (
          select e.id as event_id, w.id as endpoint_id, ${DELIVERY_ID} as id
-         from claimed e join webhook_endpoints w on w.partner_id = e.partner_id and w.enabled
-           and (e.name = any(w.events) or '*' = any(w.events))
+         from claimed e join webhook_endpoints w on w.partner_id = e.partner_id and ${subscribedSql('w', 'e.name')}
            and w.merchant_id is not distinct from (case when starts_with(e.name, ?) then null else e.merchant_id end)
        ),
        inserted as (

@@ -156,6 +156,14 @@ export async function deleteEndpoint(db: Db, id: string): Promise<void> {
   });
 }
 
+/**
+ * Whether endpoint `endpoint` (an SQL name of a webhook_endpoints row) takes events named `name`
+ * (an SQL expression): enabled, and subscribed by name or "*". The outbox fan-out's statement
+ * tests it too (src/db/repositories/outbox-fan-out.ts).
+ */
+export const subscribedSql = (endpoint: string, name: string) =>
+  `${endpoint}.enabled and (${name} = any(${endpoint}.events) or '*' = any(${endpoint}.events))`;
+
 /** Enabled endpoints of the owner subscribed to `event` (by name or "*"). */
 export async function subscribedEndpoints(
   db: Db,
@@ -163,7 +171,7 @@ export async function subscribedEndpoints(
   event: string,
 ): Promise<EndpointRow[]> {
   const q = db('webhook_endpoints')
-    .where({ partner_id: owner.partnerId, enabled: true })
-    .andWhere((w) => w.whereRaw('? = any(events)', [event]).orWhereRaw("'*' = any(events)"));
+    .where({ partner_id: owner.partnerId })
+    .whereRaw(subscribedSql('webhook_endpoints', '?'), [event]);
   return owner.merchantId ? q.andWhere({ merchant_id: owner.merchantId }) : q.whereNull('merchant_id');
 }

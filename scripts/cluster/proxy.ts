@@ -28,7 +28,9 @@ export interface RoundRobinProxy {
  * is skipped for 1 s and the connection tries the next one, so callers never see a dead backend
  * as long as one is up. Bytes are not inspected: a keep-alive connection stays on its backend, and
  * a request in flight on a process that dies gets its connection reset (the caller sees an error,
- * never a made-up answer, and retries with its idempotency key).
+ * never a made-up answer, and retries with its idempotency key). So does a connection that lands
+ * in the milliseconds a killed process takes to exit, while the kernel still completes handshakes
+ * on its port: the skip starts once the port refuses.
  */
 export async function startRoundRobinProxy(opts: {
   host: string;

@@ -295,7 +295,14 @@ describe('npm start: the whole stack from one command', () => {
       descendants(second.child.pid as number).filter((pid) => entriesOf([pid])[0] === 'src/api/server.ts');
     const [victim] = apiPids();
     process.kill(victim as number, 'SIGKILL');
-    await allGone([victim as number], 'the killed API process');
+    // Not ps: its thread-group leader shows as a zombie while other threads still hold the
+    // sockets, and for those milliseconds its port accepts connections and then resets them. The
+    // launcher's exit line comes once the whole process is reaped, its port closed.
+    await eventually(
+      () => second.output.join(''),
+      (said) => said.includes(`(pid ${victim}) exited`),
+      { describe: `npm start to report the killed ${victim} exited`, timeoutMs: 10_000, intervalMs: 50 },
+    );
     for (let i = 0; i < 4; i++) expect(await liveOnNewConnection(api, second)).toBe(200);
     await eventually(apiPids, (pids) => pids.length === 2 && !pids.includes(victim as number), {
       describe: `a new API process in place of the killed ${victim}`,

@@ -25,13 +25,50 @@ export const DEFAULT_DB_TIMEOUTS: DbTimeouts = {
 };
 
 /**
+ * A live server answers every statement within its statement_timeout, cancelling it itself if
+ * need be: no answer this much later means the server is frozen or cut off.
+ */
+export const UNANSWERED_GRACE_MS = 1_000;
+
+// knex's Postgres dialect, the class `client: 'pg'` names (knex takes a subclass there too).
+const PgDialect = require('knex/lib/dialects/postgres') as typeof Knex.Client;
+
+/**
+ * knex's Postgres client, except that a statement (BEGIN and COMMIT included) not answered within
+ * `ms` fails with DatabaseDeadlineError and its connection is closed. A frozen or cut-off server
+ * is not noticed otherwise: statement_timeout is the server's own, and the host's kernel answers
+ * TCP keep-alives for a stopped process. Closed, not returned to the pool: the statement may still
+ * run, so no other caller's may follow it on that session (the server rolls back on the close).
+ */
+function answeredWithin(ms: number): typeof Knex.Client {
+  return class extends PgDialect {
+    override query(connection: pg.Client & { __knex__disposed?: unknown }, obj: unknown): Promise<unknown> {
+      const answer = Promise.resolve(super.query(connection, obj));
+      answer.catch(() => undefined); // after the deadline its failure is nobody's concern
+      let timer: NodeJS.Timeout | undefined;
+      const unanswered = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new DatabaseDeadlineError(ms);
+          connection.__knex__disposed = error; // knex's mark: the pool destroys it, never lends it
+          connection.end().catch(() => undefined); // pg drops the socket of an active statement at once
+          reject(error);
+        }, ms);
+      });
+      return Promise.race([answer, unanswered]).finally(() => clearTimeout(timer));
+    }
+  };
+}
+
+/**
  * The knex instance over pg. One pool per process; knex's own warnings go to the logger.
- * Connections have a connect timeout, a server-side statement timeout and TCP keep-alive, so an
+ * Connections have a connect timeout, a server-side statement timeout, a client-side deadline
+ * UNANSWERED_GRACE_MS after it (none when the statement timeout is 0) and TCP keep-alive, so an
  * unreachable or frozen Postgres surfaces as errors (mapped to 503 at the API edge) rather than
  * requests that hang.
  */
 export function createDb(url: string, poolMax = 10, logger?: Logger, timeouts: Partial<DbTimeouts> = {}): Db {
   const t = { ...DEFAULT_DB_TIMEOUTS, ...timeouts };
+  const deadlineMs = t.statementTimeoutMs > 0 ? t.statementTimeoutMs + UNANSWERED_GRACE_MS : 0;
   return knexFactory({
     ...(logger && {
       log: {
@@ -41,7 +78,7 @@ export function createDb(url: string, poolMax = 10, logger?: Logger, timeouts: P
         debug: () => {},
       },
     }),
-    client: 'pg',
+    client: deadlineMs ? answeredWithin(deadlineMs) : 'pg',
     connection: {
       connectionString: url,
       application_name: 'payment-rescue',

@@ -1,6 +1,6 @@
 import net, { type AddressInfo } from 'node:net';
 import { closeServer, listen } from '../../src/api/server';
-import { createDb, type Db } from '../../src/db/knex';
+import { createDb, type Db, type DbTimeouts } from '../../src/db/knex';
 import type { TestStack } from './stack';
 
 /**
@@ -102,14 +102,16 @@ export class PgProxy {
 
 /**
  * A second API on the stack's database, reaching Postgres only through a PgProxy the test can
- * take down or freeze. `stop` brings the proxy back up first, then closes everything it opened.
+ * take down or freeze, its pool made with `timeouts`. `stop` brings the proxy back up first, then
+ * closes everything it opened.
  */
 export async function startApiBehindProxy(
   stack: TestStack,
   poolMax: number,
+  timeouts: Partial<DbTimeouts> = {},
 ): Promise<{ proxy: PgProxy; db: Db; base: string; stop(): Promise<void> }> {
   const proxy = await PgProxy.forUrl(stack.databaseUrl).start();
-  const db = createDb(proxy.rewrite(stack.databaseUrl), poolMax, stack.logs.logger);
+  const db = createDb(proxy.rewrite(stack.databaseUrl), poolMax, stack.logs.logger, timeouts);
   const server = await listen(
     { config: stack.config, db, temporal: stack.connection, temporalClient: stack.client, logger: stack.logs.logger },
     '127.0.0.1',

@@ -34,7 +34,10 @@ export function decidedOrder(
   );
   const recording = { answered, calls: recordedCalls(calls, answered), unsettled: unsettledCharge(calls) };
   const state = committedState(draft, decided.changes, recording, at);
-  // A move the transition table does not declare is a bug: nothing is written.
+  // A move the transition table does not declare is a bug: nothing is written, and the activity
+  // fails retryably on purpose. Each retry sends the charge again under its row's key (the
+  // processor answers the same; no money moves twice) until a release with the fix decides it,
+  // rather than the order ending in Problem; callers get 500 500010 meanwhile.
   declaredMove(
     'Draft',
     'evaluate',

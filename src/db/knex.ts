@@ -43,18 +43,13 @@ const PgDialect = require('knex/lib/dialects/postgres') as typeof Knex.Client;
 function answeredWithin(ms: number): typeof Knex.Client {
   return class extends PgDialect {
     override query(connection: pg.Client & { __knex__disposed?: unknown }, obj: unknown): Promise<unknown> {
-      const answer = Promise.resolve(super.query(connection, obj));
-      answer.catch(() => undefined); // after the deadline its failure is nobody's concern
-      let timer: NodeJS.Timeout | undefined;
-      const unanswered = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const error = new DatabaseDeadlineError(ms);
-          connection.__knex__disposed = error; // knex's mark: the pool destroys it, never lends it
+      return withDeadline(super.query(connection, obj), ms).catch((err: unknown) => {
+        if (err instanceof DatabaseDeadlineError) {
+          connection.__knex__disposed = err; // knex's mark: the pool destroys it, never lends it
           connection.end().catch(() => undefined); // pg drops the socket of an active statement at once
-          reject(error);
-        }, ms);
+        }
+        throw err;
       });
-      return Promise.race([answer, unanswered]).finally(() => clearTimeout(timer));
     }
   };
 }

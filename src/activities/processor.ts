@@ -109,9 +109,12 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       return throughLedger(
         input.call,
         (key) =>
-          processors
-            .forAuthorization(input.authorizationId)
-            .capture({ idempotencyKey: key, authorizationId: input.authorizationId, amount: input.call.amount }),
+          processors.forAuthorization(input.authorizationId).capture({
+            idempotencyKey: key,
+            authorizationId: input.authorizationId,
+            amount: input.call.amount,
+            currency: input.call.currency,
+          }),
         (r) => ({ result: 'done', processorReference: r.captureId }),
       );
     },
@@ -137,9 +140,12 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       const answer = await throughLedger(
         input.call,
         (key) =>
-          processors
-            .forAuthorization(input.authorizationId)
-            .refund({ refundId: key, authorizationId: input.authorizationId, amount: input.call.amount }),
+          processors.forAuthorization(input.authorizationId).refund({
+            refundId: key,
+            authorizationId: input.authorizationId,
+            amount: input.call.amount,
+            currency: input.call.currency,
+          }),
         (r) => ({ result: 'done', processorReference: r.processorReference }),
       );
       await reversed(input.call);
@@ -151,6 +157,7 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       refundId: string;
       authorizationId: string;
       amount: number;
+      currency?: string;
     }): Promise<{ processorReference: string }> {
       return processors.forAuthorization(input.authorizationId).refund(input);
     },

@@ -68,7 +68,9 @@ export type ChargeOutcome =
 export interface CaptureRequest {
   idempotencyKey: string;
   authorizationId: string;
+  /** Minor units of `currency`, the authorization's. */
   amount: number;
+  currency: string;
 }
 
 export interface VoidRequest {
@@ -80,7 +82,9 @@ export interface RefundRequest {
   /** Our refund id: also the processor's idempotency key. */
   refundId: string;
   authorizationId: string;
+  /** Minor units of `currency`, the authorization's (absent in refunds scheduled before it was sent). */
   amount: number;
+  currency?: string;
 }
 
 /**

@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { Logger } from '../logger';
 import type { ChargeOutcome, ChargeRequest, ProcessorPort } from './port';
 import type { StripeSettings } from './settings';
+import { stripeAmount } from './stripe-amounts';
 import { declineFromStripe } from './stripe-declines';
 
 type StripeErrorLike = Error & {
@@ -38,6 +39,12 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
 
   async function charge(request: ChargeRequest, manualCapture: boolean): Promise<ChargeOutcome> {
     const key = request.idempotencyKey;
+    const amount = stripeAmount(request.amount, request.currency);
+    if (amount === undefined) {
+      // Refused here as Stripe would refuse it: nothing is sent, nothing charged.
+      logger?.error({ processor: 'stripe', call: 'charge', idempotencyKey: key }, 'amount Stripe cannot take exactly');
+      return { result: 'unavailable' };
+    }
     let intent: Stripe.PaymentIntent;
     try {
       const paymentMethod = await stripe.paymentMethods.create(
@@ -49,7 +56,7 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
       );
       intent = await stripe.paymentIntents.create(
         {
-          amount: request.amount,
+          amount,
           currency: request.currency.toLowerCase(),
           payment_method: paymentMethod.id,
           allowed_payment_method_types: ['card'],
@@ -136,11 +143,11 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
     name: 'stripe',
     sale: (request) => charge(request, false),
     authorize: (request) => charge(request, true),
-    capture: ({ idempotencyKey, authorizationId, amount }) =>
+    capture: ({ idempotencyKey, authorizationId, amount, currency }) =>
       settle('capture', idempotencyKey, async () => {
         const intent = await stripe.paymentIntents.capture(
           authorizationId,
-          { amount_to_capture: amount },
+          { amount_to_capture: exactly(amount, currency) },
           { idempotencyKey },
         );
         const chargeId = typeof intent.latest_charge === 'string' ? intent.latest_charge : intent.latest_charge?.id;
@@ -150,16 +157,26 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
       settle('void', idempotencyKey, async () => {
         await stripe.paymentIntents.cancel(authorizationId, {}, { idempotencyKey });
       }),
-    refund: ({ refundId, authorizationId, amount }) =>
+    refund: ({ refundId, authorizationId, amount, currency }) =>
       settle('refund', refundId, async () => {
+        // A refund scheduled before refunds carried their currency: the PaymentIntent's own.
+        const of = currency ?? (await stripe.paymentIntents.retrieve(authorizationId)).currency;
         const refund = await stripe.refunds.create(
-          { payment_intent: authorizationId, amount },
+          { payment_intent: authorizationId, amount: exactly(amount, of) },
           { idempotencyKey: refundId },
         );
         return { processorReference: refund.id };
       }),
     issued: isStripeAuthorization,
   };
+}
+
+/** Stripe's amount for a capture or refund; one it cannot take exactly is refused, as Stripe would (thrown). */
+function exactly(amount: number, currency: string): number {
+  const scaled = stripeAmount(amount, currency);
+  if (scaled === undefined)
+    throw new Error(`Stripe cannot take ${amount} ${currency.toUpperCase()} minor units exactly`);
+  return scaled;
 }
 
 /** Stripe's authorizations are its PaymentIntents. */

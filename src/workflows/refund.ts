@@ -40,6 +40,7 @@ export async function refundWorkflow(request: RefundRequest): Promise<RefundResu
       refundId: refund.id,
       authorizationId: order.authorizationId,
       amount: refund.amount,
+      currency: order.currency,
     });
     ({ refund, order } = await ledger.settleRefund({
       refundId: refund.id,

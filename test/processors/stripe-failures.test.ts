@@ -90,7 +90,7 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
       type: 'StripeConnectionError',
     });
     await expect(
-      stripe.capture({ idempotencyKey: 'key-api-error:capture', authorizationId: 'pi_1', amount: 1 }),
+      stripe.capture({ idempotencyKey: 'key-api-error:capture', authorizationId: 'pi_1', amount: 1, currency: 'USD' }),
     ).rejects.toMatchObject({ type: 'StripeAPIError' });
   });
 
@@ -126,7 +126,14 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
       advice: 'retryable',
     });
     expect(
-      (await stripe.capture({ idempotencyKey: 'o-1:capture', authorizationId: 'pi_123', amount: 1999 })).captureId,
+      (
+        await stripe.capture({
+          idempotencyKey: 'o-1:capture',
+          authorizationId: 'pi_123',
+          amount: 1999,
+          currency: 'USD',
+        })
+      ).captureId,
     ).toBeTruthy();
     await expect(stripe.void({ idempotencyKey: 'o-1:void', authorizationId: 'pi_123' })).resolves.toBeUndefined();
     expect(

@@ -143,6 +143,43 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     expect(request?.params.payment_intent).toMatch(/^pi_/);
   });
 
+  it("sends amounts in Stripe's units: ISK x100 (authorize, capture, refund), MGA in whole ariary; never one it cannot take", async () => {
+    // ISK has no minor unit in ISO 4217 (ours) but keeps two decimals at Stripe.
+    const isk = await evaluate(CARDS.approves, {
+      transactionType: 'AUTHORIZATION',
+      transaction: { amount: 5000, currency: 'ISK', responseCode: '51' },
+    });
+    expect(isk.body).toMatchObject({ outcome: 'CAPTUREREQUIRED' });
+    const authorization = await chargeKey(stack.db, isk.body.orderId, 'authorization', 1);
+    expect(sent('/v1/payment_intents', authorization)[0]?.params).toMatchObject({ amount: '500000', currency: 'isk' });
+    const captured = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId: isk.body.orderId });
+    expect(captured.body).toMatchObject({ status: 'APPROVED', amounts: { authorized: 5000, captured: 5000 } });
+    const captureKey = await chargeKey(stack.db, isk.body.orderId, 'capture', 1);
+    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/capture$/, captureKey)[0]?.params.amount_to_capture).toBe('500000');
+    const refund = await api('POST', `/v1/orders/${isk.body.orderId}/refund`, {
+      amountToRefund: 1000,
+      idempotencyKey: randomUUID(),
+    });
+    expect(refund.body).toMatchObject({ amount: 1000, status: 'APPROVED' });
+    expect(sent('/v1/refunds', refund.body.transactionId)[0]?.params.amount).toBe('100000');
+
+    // MGA has two decimals in ISO 4217, none at Stripe.
+    const mga = await evaluate(CARDS.approves, {
+      transaction: { amount: 150_000, currency: 'MGA', responseCode: '51' },
+    });
+    expect(mga.body).toMatchObject({ outcome: 'APPROVED' });
+    const sale = await chargeKey(stack.db, mga.body.orderId, 'sale', 1);
+    expect(sent('/v1/payment_intents', sale)[0]?.params).toMatchObject({ amount: '1500', currency: 'mga' });
+
+    // 1,500.50 ariary cannot be charged exactly: refused as Stripe would refuse it, never rounded.
+    const before = network.requests.length;
+    const fraction = await evaluate(CARDS.approves, {
+      transaction: { amount: 150_050, currency: 'MGA', responseCode: '51' },
+    });
+    expect([fraction.status, fraction.body.error?.id]).toEqual([503, '503002']);
+    expect(network.requests.length).toBe(before);
+  });
+
   it('CIT: a required authentication answers CHALLENGE; a do-not-retry decline answers DECLINED with its code', async () => {
     const challenge = await evaluate(CARDS.challenge);
     expect(challenge.body).toMatchObject({ outcome: 'CHALLENGE' });

@@ -114,7 +114,7 @@ describe('order and processor activities', () => {
   it('the same capture key gives the same capture id; another key another (as a processor honours keys)', async () => {
     const sandbox = createSandboxAdapter('sandbox');
     const capture = (idempotencyKey: string) =>
-      sandbox.capture({ idempotencyKey, authorizationId: 'auth', amount: 100 });
+      sandbox.capture({ idempotencyKey, authorizationId: 'auth', amount: 100, currency: 'USD' });
     const [a, b, c] = await Promise.all([capture(ONE), capture(ONE), capture(randomUUID())]);
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);

@@ -28,13 +28,15 @@ export function createFailureStreak(deps: Pick<WebhookActivityDeps, 'db' | 'logg
     if (!row?.failing_since) return;
     const failingFor = at.getTime() - row.failing_since.getTime();
     if (failingFor >= deps.webhooks.alertAfterMs && !row.alerted_at) {
-      // One process wins the flag; the mail is sent once. A failed send releases it for a retry.
+      // One process wins the flag; the mail is sent once. A failed send releases it, for the next
+      // failure to try again: it is not thrown, so a mail that never goes out cannot keep the
+      // endpoint from being disabled below.
       if (await claimFailureAlert(db, row.id, at)) {
         try {
           await alertTechnicalContact(row, at);
         } catch (err) {
           await releaseFailureAlert(db, row.id);
-          throw err;
+          logger.error({ endpointId: row.id, err }, 'webhook endpoint failing; the alert mail was not sent');
         }
       }
     }

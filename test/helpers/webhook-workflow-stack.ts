@@ -30,6 +30,12 @@ export function useWebhookWorkflowStack(queuePrefix: string): WebhookWorkflowSta
     const server = new SMTPServer({
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      // A relay refuses some recipients (550): mail to refused.example never goes out.
+      onRcptTo(address, _session, done) {
+        if (address.address.endsWith('@refused.example')) {
+          done(Object.assign(new Error('550 recipient refused'), { responseCode: 550 }));
+        } else done();
+      },
       onData(stream, session, done) {
         let text = '';
         stream.on('data', (c: Buffer) => (text += c.toString('utf8')));

@@ -21,9 +21,9 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
   const stack = useWebhookWorkflowStack('webhook-endpoints');
 
   /** A merchant with a technical contact and an endpoint on `url`; `delivery()` records an event and its delivery, due now. */
-  async function setup(url: string) {
+  async function setup(url: string, technicalContactEmail = 'ops@shop.example') {
     const { mid, pid } = await seedMerchant(stack.database.db);
-    await updateMerchantSettings(stack.database.db, mid, { technicalContactEmail: 'ops@shop.example' }, new Date());
+    await updateMerchantSettings(stack.database.db, mid, { technicalContactEmail }, new Date());
     const { row: endpoint } = await createEndpoint(
       stack.database.db,
       { partnerId: pid, merchantId: mid, url, events: ['*'], description: null },
@@ -105,6 +105,22 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       expect(await (await signal()).result()).toEqual({ delivered: 0, failed: 0, stopped: 1 });
       expect(receiver.received).toHaveLength(13);
       expect((await stack.database.db('webhook_deliveries').where({ id: later.id }).first())?.status).toBe('stopped');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('an alert mail the relay refuses does not keep a failing endpoint from being disabled at 120 h', async () => {
+    const receiver = await startReceiver(503);
+    const mailsBefore = stack.mails.length;
+    try {
+      const { endpoint, delivery, signal } = await setup(receiver.url, 'ops@refused.example');
+      await delivery();
+      expect(await (await signal()).result()).toEqual({ delivered: 0, failed: 13, stopped: 0 });
+      const row = await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first();
+      expect([row?.enabled, row?.alerted_at]).toEqual([false, null]); // disabled; the alert still unsent
+      expect(receiver.received).toHaveLength(13);
+      expect(stack.mails).toHaveLength(mailsBefore);
     } finally {
       await receiver.stop();
     }

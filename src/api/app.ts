@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import type { Client, Connection } from '@temporalio/client';
 import Koa from 'koa';
 import type { Config } from '../config';
@@ -13,7 +12,7 @@ import { guardRoutes } from './guard';
 import { apiLimits } from './limits';
 import { accessLog } from './middleware/access-log';
 import { bearerAuth, requireScope } from './middleware/authenticate';
-import { collapseSlashes } from './middleware/collapse-slashes';
+import { canonicalPath } from './middleware/canonical-path';
 import { bearerOrDashboardLink } from './middleware/dashboard-link';
 import { databaseOutageAs503 } from './middleware/database-unavailable';
 import { errorHandler } from './middleware/errors';
@@ -24,6 +23,7 @@ import { requestMetrics } from './middleware/metrics';
 import { ownChangesHeard } from './middleware/own-changes-heard';
 import { requestId } from './middleware/request-id';
 import { traceRoute } from './middleware/trace-route';
+import { apiRouter } from './router';
 import { adminRoutes } from './routes/admin';
 import { adminPartnerRoutes } from './routes/admin-partners';
 import { adminReportRoutes } from './routes/admin-reports';
@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): RescueApp {
 
   const inFlight = new InFlight();
   app.use(inFlight.middleware());
-  app.use(collapseSlashes()); // `/v1//outcome` (the vendor's Node sample) is `/v1/outcome`
+  app.use(canonicalPath()); // `/v1//outcome` (the vendor's Node sample) and `/v1/outcome/` are `/v1/outcome`
   app.use(requestMetrics()); // by route pattern and final status (docs/deployment.md#metrics)
   app.use(traceRoute()); // the request's span named by its route pattern (docs/deployment.md#traces)
   app.use(requestId());
@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps): RescueApp {
   const networkRegion = config.networkRegion ?? DEFAULT_NETWORK_REGION; // the networks' rules applied
   // The dashboard's reads also take its link token (GET only, one merchant): docs/dashboard.md.
   const reader = bearerOrDashboardLink(db, bearer, config.dashboard.linkSecret, clock);
-  const root = new Router();
+  const root = apiRouter();
   for (const router of [
     healthRoutes({
       db,

@@ -61,6 +61,12 @@ describe('credentials first: failures are limited per source, and never refuse a
     const wrong = [];
     for (let i = 0; i < 25; i++) wrong.push(await tokenRequest(attacker, key.clientId, `sk_sandbox_guess_${i}`));
     expectFailureBudgetSpent(wrong, '401001');
+    // Another spelling of the path is the same route under the same budget, or no route at all.
+    const body = { grant_type: 'client_credentials', client_id: key.clientId, client_secret: 'sk_sandbox_x' };
+    for (const path of ['/v1/oauth2/token/', '/v1//oauth2/token']) {
+      expect(idOf(await requestFrom(attacker, `${stack.baseUrl}${path}`, { body }))).toBe('429001');
+    }
+    expect(idOf(await requestFrom('127.0.0.5', `${stack.baseUrl}/V1/OAUTH2/TOKEN`, { body }))).toBe('404001');
 
     const right = await tokenRequest('127.0.0.3', key.clientId, key.clientSecret);
     expect(right.status).toBe(200);

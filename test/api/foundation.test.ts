@@ -63,6 +63,11 @@ describe('foundation: the real API with a real worker, Temporal dev server and P
     await expectError(await call('/v1/no-such-thing'), 404, '404001', 'route_not_found');
   });
 
+  it('reads a path with repeated or trailing slashes as the path, and matches its case exactly', async () => {
+    for (const path of ['/v1//health', '/v1/health/']) expect((await call(path)).status).toBe(200);
+    await expectError(await call('/V1/HEALTH'), 404, '404001', 'route_not_found');
+  });
+
   it('answers a wrong method on a known route with 405, 405001 and an Allow header', async () => {
     const res = await call('/v1/health', { method: 'DELETE' });
     expect(res.headers.get('allow')).toContain('GET');

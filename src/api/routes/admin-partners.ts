@@ -1,10 +1,11 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { apiKeyView } from '../../db/repositories/api-keys';
 import { createPartnerWithKey, partnerView } from '../../db/repositories/partners';
 import { guardRoutes } from '../guard';
 import { adminAuth } from '../middleware/admin-auth';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 export const createPartnerBody = z.object({
@@ -18,7 +19,7 @@ export const createPartnerBody = z.object({
  * for its merchants, API and tokenization keys, all through the API.
  */
 export function adminPartnerRoutes(deps: { db: Db; environment: string; adminToken: string | undefined }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.post('/v1/admin/partners', async (ctx) => {
     const input = parseInput(createPartnerBody, ctx.request.body);
     const { partner, key, secret } = await createPartnerWithKey(deps.db, {

@@ -1,9 +1,10 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Db } from '../../db/knex';
 import type { Clock } from '../../domain/clock';
 import { rescueReport } from '../../reports/rescue-report';
 import { guardRoutes } from '../guard';
 import { adminAuth } from '../middleware/admin-auth';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 import { adminRescueReportQuery, answerReport, reportRange } from './rescue-reports';
 
@@ -12,7 +13,7 @@ import { adminRescueReportQuery, answerReport, reportRange } from './rescue-repo
  * optionally of one partner's merchants or of one merchant; each open rescue names its merchant.
  */
 export function adminReportRoutes(deps: { db: Db; clock: Clock; adminToken: string | undefined }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.get('/v1/admin/reports/rescues', async (ctx) => {
     const q = parseInput(adminRescueReportQuery, ctx.query);
     const report = await rescueReport(deps.db, {

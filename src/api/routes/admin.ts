@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Environment } from '../../config';
@@ -10,6 +10,7 @@ import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { guardRoutes } from '../guard';
 import { adminAuth } from '../middleware/admin-auth';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 import { runTransition } from './applications';
 
@@ -30,7 +31,7 @@ export function adminRoutes(deps: {
   environment: Environment;
   adminToken: string | undefined;
 }): Router {
-  const router = new Router();
+  const router = apiRouter();
   const isTestMode = deps.environment === 'sandbox';
 
   async function application(ctx: Context) {

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import {
@@ -16,6 +16,7 @@ import { ApiError } from '../../domain/errors';
 import { type Principal, SCOPES } from '../../domain/scopes';
 import { canManageApiKey, merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 const scopes = z
@@ -49,7 +50,7 @@ function noEscalation(principal: Principal, requested: readonly string[]): void 
  * answer 404, as unknown ones do; secrets are shown once, on create and on rotation.
  */
 export function apiKeyRoutes(deps: { db: Db; clock: Clock; environment: string; rotationGraceMs: number }): Router {
-  const router = new Router();
+  const router = apiRouter();
 
   async function visibleKey(principal: Principal, id: string): Promise<ApiKeyRow> {
     const key = idParam.safeParse(id).success ? await findApiKey(deps.db, id) : undefined;

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Environment } from '../../config';
@@ -17,6 +17,7 @@ import { APPLICATION_STATUSES, type ApplicationAction } from '../../domain/appli
 import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 const business = z.object({
@@ -72,7 +73,7 @@ export async function runTransition(
  * operators' (src/api/routes/admin.ts).
  */
 export function applicationRoutes(deps: { db: Db; clock: Clock; environment: Environment }): Router {
-  const router = new Router();
+  const router = apiRouter();
 
   const partnerOf = (ctx: Context) => {
     const principal = principalOf(ctx.state);

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
@@ -8,6 +8,7 @@ import { ORDER_STATUS } from '../../domain/orders/status';
 import { prepareChallengeReport } from '../../orders/challenge-report';
 import type { OrderClient } from '../../orders/order-client';
 import { apiErrorOf } from '../order-failures';
+import { apiRouter } from '../router';
 import { parseInput } from './../validation';
 
 export const params = z.object({ orderSessionKey: z.uuid(), result: z.enum(['attempted', 'passed', 'failed']) });
@@ -19,7 +20,7 @@ export const params = z.object({ orderSessionKey: z.uuid(), result: z.enum(['att
  * order only. The use case (src/orders/challenge-report.ts) decides; this maps its result to HTTP.
  */
 export function challengeRoutes(deps: { db: Db; workflows: OrderClient; rateLimit: Middleware }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.post('/v1/challenges/:orderSessionKey/:result', async (ctx) => {
     const { orderSessionKey, result } = parseInput(params, ctx.params);
     const report = await prepareChallengeReport(deps, orderSessionKey, result);

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import { z } from 'zod';
 import type { Clock } from '../../domain/clock';
 import {
@@ -9,6 +8,7 @@ import {
 import { ApiError } from '../../domain/errors';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 export const dashboardLinkBody = z
@@ -29,7 +29,7 @@ export const dashboardLinkBody = z
  * fragment, which browsers never send to a server: it stays out of access logs and Referer.
  */
 export function dashboardLinkRoutes(deps: { clock: Clock; linkSecret: string | undefined; publicBaseUrl: string }) {
-  const router = new Router();
+  const router = apiRouter();
   router.post('/v1/dashboard/links', async (ctx) => {
     const principal = principalOf(ctx.state);
     const merchantId = payingMerchant(principal);

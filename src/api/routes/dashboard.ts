@@ -1,6 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import Router from '@koa/router';
+import type Router from '@koa/router';
+import { apiRouter } from '../router';
 
 /**
  * The merchant dashboard's static files (docs/dashboard.md): plain HTML, CSS and a script, no
@@ -42,7 +43,7 @@ const FILES: Record<string, { file: () => string; type: string }> = {
 };
 
 export function dashboardRoutes(): Router {
-  const router = new Router();
+  const router = apiRouter();
   for (const [path, { file, type }] of Object.entries(FILES)) {
     router.get(path, async (ctx) => {
       ctx.type = type;

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
@@ -9,6 +9,7 @@ import { ApiError } from '../../domain/errors';
 import { derivedUuid } from '../../domain/ids';
 import { signalEndpoints } from '../../outbox-relay';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 import { addWebhookTestEventRoute } from './webhook-test-event';
 import { endpointOwner } from './webhooks';
@@ -58,7 +59,7 @@ export const listQuery = z.object({
  * POST /v1/webhooks/{id}/test (webhook-test-event.ts) also needs the Temporal client, so it lives here.
  */
 export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string }): Router {
-  const router = new Router();
+  const router = apiRouter();
 
   router.get('/v1/events', async (ctx) => {
     const { since, starting_after: startingAfter, limit, include_test_events } = parseInput(listQuery, ctx.query);

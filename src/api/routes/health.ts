@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import type { Middleware } from 'koa';
@@ -6,6 +6,7 @@ import type { Environment } from '../../config';
 import { type Db, isDatabaseReachable, withDeadline } from '../../db/knex';
 import { hasFreshWorker } from '../../observability/worker-heartbeat';
 import { SERVICE_VERSION } from '../../release';
+import { apiRouter } from '../router';
 
 type CheckStatus = 'ok' | 'down';
 interface Check {
@@ -74,7 +75,7 @@ export function healthRoutes(deps: {
   /** This process's build id when it runs as a versioned build (WORKER_BUILD_ID). */
   buildId?: string;
 }): Router {
-  const router = new Router();
+  const router = apiRouter();
   const limit: Middleware = deps.rateLimit ?? ((_ctx, next) => next());
 
   // Liveness: the process answers. No dependency is asked, so a Postgres or Temporal outage never

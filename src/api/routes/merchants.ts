@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { getMerchantSettings, updateMerchantSettings } from '../../db/repositories/merchants';
@@ -9,6 +9,7 @@ import { merchantSettingsUpdate } from '../../domain/merchant-settings';
 import { siteOrigin } from '../../domain/site-origins';
 import { merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 const midParam = z.uuid();
@@ -26,7 +27,7 @@ export const siteUpdateBody = siteBody
  * sites (the siteId the widget is initialised with, and the origins allowed to load it).
  */
 export function merchantRoutes(deps: { db: Db; clock: Clock }): Router {
-  const router = new Router();
+  const router = apiRouter();
 
   const reach = async (ctx: { state: object; params: Record<string, string | undefined> }) => {
     const mid = parseInput(midParam, ctx.params.mid, 'mid');

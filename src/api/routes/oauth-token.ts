@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Db } from '../../db/knex';
 import { issueAccessToken } from '../../db/repositories/access-tokens';
 import { acceptsSecret, findApiKey } from '../../db/repositories/api-keys';
@@ -6,6 +6,7 @@ import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import type { RateLimiter } from '../../domain/token-bucket';
 import { enforceLimits } from '../middleware/rate-limit';
+import { apiRouter } from '../router';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -72,7 +73,7 @@ const LIMITED =
  * src/api/limits.ts), so no one can lock a client out by sending wrong secrets under its id.
  */
 export function oauthTokenRoutes(deps: { db: Db; clock: Clock; ttlSeconds: number; perClient?: RateLimiter }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.post('/v1/oauth2/token', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Pragma', 'no-cache');

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
@@ -9,6 +9,7 @@ import { type Flow, ORDER_STATUS, type OrderStatusName, STATUS_WORD } from '../.
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
 import { orderCursor, orderCursorPosition } from '../order-cursor';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 /** A status by its name (`Completed`), its lookup word (`SUCCESS`) or its number (`7`), in any case. */
@@ -93,7 +94,7 @@ export const orderSearchQuery = z
  * `nextCursor` is null: orders created since appear at the top of a new first page.
  */
 export function orderSearchRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.get('/v1/orders', deps.rateLimit, async (ctx) => {
     const merchantId = payingMerchant(principalOf(ctx.state));
     const q = parseInput(orderSearchQuery, ctx.query);

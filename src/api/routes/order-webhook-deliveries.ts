@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
@@ -7,6 +7,7 @@ import { ApiError } from '../../domain/errors';
 import { findOrderByReference } from '../../orders/commands';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 export const orderDeliveriesQuery = z.object({
@@ -19,7 +20,7 @@ export const orderDeliveriesQuery = z.object({
  * order of another merchant is 404 order_not_found, as on the lookup.
  */
 export function orderWebhookDeliveryRoutes(deps: { db: Db; rateLimit: Middleware }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.get('/v1/orders/:id/webhook-deliveries', deps.rateLimit, async (ctx) => {
     const merchantId = payingMerchant(principalOf(ctx.state));
     const { limit } = parseInput(orderDeliveriesQuery, ctx.query);

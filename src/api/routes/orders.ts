@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
@@ -16,6 +16,7 @@ import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
 import { principalOf } from '../middleware/authenticate';
 import { cancelAnswer, captureAnswer, evaluateAnswer, refundAnswer } from '../order-answers';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 const uuid = z.uuid();
@@ -56,7 +57,7 @@ export type OrderRouteDeps = OrderDeps & {
  * typed failures: src/api/order-failures.ts), send it. Lookups read Postgres.
  */
 export function orderRoutes(deps: OrderRouteDeps): Router {
-  const router = new Router();
+  const router = apiRouter();
   const merchantOf = (ctx: Context) => payingMerchant(principalOf(ctx.state));
 
   async function visibleOrder(ctx: Context, id: string | undefined): Promise<OrderRow> {

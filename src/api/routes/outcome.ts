@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
@@ -9,6 +9,7 @@ import { findOrderByReference } from '../../orders/commands';
 import { orderLookup } from '../../orders/order-lookup';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { stateOf } from '../state';
 import { parseInput } from '../validation';
 
@@ -32,7 +33,7 @@ export function outcomeRoutes(deps: {
   /** For the lookup's retryBudget (docs/network-rules.md): the app applies the default. */
   networkRegion: NetworkRegion;
 }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.post(
     '/v1/outcome',
     async (ctx, next) => {

@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { ERROR_DOCS_PATH } from '../../domain/error-catalogue/doc-url';
 import { errorPage } from '../error-page';
 import { buildOpenApiDocument } from '../openapi/document';
+import { apiRouter } from '../router';
 
 /** Scalar's standalone bundle, from node_modules: the page loads nothing from a CDN. */
 function rendererPath(): string {
@@ -43,7 +44,7 @@ const PAGE = `<!doctype html>
  * (the error catalogue, where every error's doc_url points). No authentication.
  */
 export function referenceRoutes(): Router {
-  const router = new Router();
+  const router = apiRouter();
   let document: string | undefined;
   router.get('/v1/openapi.json', async (ctx) => {
     document ??= JSON.stringify(buildOpenApiDocument());

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
@@ -7,6 +7,7 @@ import { type RescueReport, type RescueReportRequest, rescueReport } from '../..
 import { rescueReportCsv } from '../../reports/rescue-report-csv';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 const DAY_MS = 86_400_000;
@@ -66,7 +67,7 @@ export function answerReport(ctx: Context, report: RescueReport, format: 'json' 
  * `payments` scope, as GET /v1/orders: a merchant counts its own orders only.
  */
 export function rescueReportRoutes(deps: { db: Db; clock: Clock; rateLimit: Middleware }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.get('/v1/reports/rescues', deps.rateLimit, async (ctx) => {
     const merchantId = payingMerchant(principalOf(ctx.state));
     const q = parseInput(rescueReportQuery, ctx.query);

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { getWidgetConfig, updateWidgetConfig } from '../../db/repositories/site-widget-settings';
@@ -8,6 +8,7 @@ import { ApiError } from '../../domain/errors';
 import { applyWidgetConfigUpdate, type WidgetConfig, widgetConfigUpdate } from '../../domain/widget-config';
 import { merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 const guid = z.uuid();
@@ -27,7 +28,7 @@ export function widgetSnippet(widgetUrl: string, mid: string, siteId: string): s
  * defaults until a PUT), the widget URL and the site's snippet; PUT changes what it names.
  */
 export function siteWidgetRoutes(deps: { db: Db; clock: Clock; widgetUrl: string }): Router {
-  const router = new Router();
+  const router = apiRouter();
   const path = '/v1/merchants/:mid/sites/:siteId/widget';
 
   const siteInReach = async (ctx: { state: object; params: Record<string, string | undefined> }) => {

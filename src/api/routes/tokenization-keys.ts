@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
@@ -13,6 +13,7 @@ import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 const guid = z.uuid();
@@ -24,7 +25,7 @@ export const createBody = z.object({ name: z.string().trim().min(1).max(100).opt
  * merchant is 403 merchant_forbidden; another merchant's key id is 404, as an unknown one.
  */
 export function tokenizationKeyRoutes(deps: { db: Db; clock: Clock; environment: string }): Router {
-  const router = new Router();
+  const router = apiRouter();
   const path = '/v1/merchants/:mid/tokenization-keys';
 
   const reach = async (ctx: Context) => {

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Environment } from '../../config';
@@ -12,6 +12,7 @@ import { withoutNulls } from '../../domain/orders/evaluate-request';
 import type { VaultKey } from '../../domain/vault-cipher';
 import { payingMerchant } from '../access';
 import { principalOf, requireScope } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { stateOf } from '../state';
 import { parseInput } from '../validation';
 
@@ -115,7 +116,7 @@ export function tokenizeRoutes(deps: {
   /** The app's bearer check (src/api/middleware/authenticate.ts), for ActiveMerchant's bearer-token calls. */
   bearer: Middleware;
 }): Router {
-  const router = new Router();
+  const router = apiRouter();
   router.post('/v1/tokenize', tokenizationKeyAuth(deps.db, deps.bearer), deps.rateLimit, async (ctx) => {
     const input = parseBody(ctx.request.body);
     const card = checkCardForVault(input, deps.environment, deps.clock.now());

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { destinationProblem } from '../../activities/destination-check';
@@ -22,6 +22,7 @@ import type { Principal } from '../../domain/scopes';
 import type { VaultKey } from '../../domain/vault-cipher';
 import { isEventName } from '../../domain/webhooks/event-names';
 import { principalOf } from '../middleware/authenticate';
+import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
 const url = z
@@ -99,7 +100,7 @@ export function webhookRoutes(deps: {
   vaultKeys: VaultKey[];
   allowPrivateNetworks: boolean;
 }): Router {
-  const router = new Router();
+  const router = apiRouter();
 
   const owned = (ctx: Context): Promise<EndpointRow> =>
     findOwnedEndpoint(deps.db, principalOf(ctx.state), ctx.params.id as string);

@@ -1,5 +1,6 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { apiRouter } from '../router';
 import type { WidgetBundle } from '../widget-bundle';
 
 /** The loader URL changes content on deploys: caches revalidate after five minutes. */
@@ -13,7 +14,7 @@ export const HASHED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
  * authentication; gzip when the browser accepts it; ETag revalidation.
  */
 export function widgetScriptRoutes(deps: { bundle: () => Promise<WidgetBundle> }): Router {
-  const router = new Router();
+  const router = apiRouter();
 
   const serve = (ctx: Context, bundle: WidgetBundle, cacheControl: string) => {
     ctx.set('Cache-Control', cacheControl);

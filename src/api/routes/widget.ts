@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Db } from '../../db/knex';
 import { recordSignals } from '../../db/repositories/sense-sessions';
@@ -7,6 +7,7 @@ import type { Clock } from '../../domain/clock';
 import { WIDGET_LIMITS, widgetBatch } from '../../domain/widget-signals';
 import { preflight, siteCors } from '../middleware/site-cors';
 import { widgetBody } from '../middleware/widget-body';
+import { apiRouter } from '../router';
 import { stateOf } from '../state';
 import { parseInput } from '../validation';
 
@@ -29,7 +30,7 @@ export function widgetRoutes(deps: {
   /** Per site and senseKey, on signals (after the body is validated). */
   senseKeyRateLimit: Middleware;
 }): Router {
-  const router = new Router();
+  const router = apiRouter();
   const cors = siteCors(deps.db);
   const config = '/v1/widget/:mid/:siteId/config';
   const signals = '/v1/widget/:mid/:siteId/signals';

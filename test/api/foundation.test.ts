@@ -88,6 +88,18 @@ describe('foundation: the real API with a real worker, Temporal dev server and P
     await expectError(res, 415, '415001', 'unsupported_media_type');
   });
 
+  it.each(['application/merge-patch+json', 'application/vnd.api+json', 'application/problem+json'])(
+    'answers a body of type %s with 415: only application/json is read, so its fields would be lost',
+    async (type) => {
+      const res = await call('/v1/health', {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: '{"amountToRefund":1}',
+      });
+      await expectError(res, 415, '415001', 'unsupported_media_type');
+    },
+  );
+
   it('answers an oversized JSON body with 413 and 413001', async () => {
     const res = await call('/v1/health', {
       method: 'POST',

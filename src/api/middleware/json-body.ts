@@ -7,7 +7,8 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 export const MAX_JSON_BODY = '256kb';
 
 /**
- * Request bodies are JSON. A POST or PUT that carries a body of another type gets 415; an
+ * Request bodies are JSON. A POST or PUT that carries a body of another type (another `+json`
+ * type too, as the interface asks for `application/json`) gets 415; an
  * unparsable body gets 400; a body over MAX_JSON_BODY gets 413. A POST with no body at all
  * (cancel, for example) is fine and reads as {}. `formPaths` also take form encoding (the OAuth2
  * token endpoint, as RFC 6749 requires); their 400s answer in the RFC 6749 shape. `ownParserPaths`
@@ -35,7 +36,8 @@ export function jsonBody(options: { formPaths?: string[]; ownParserPaths?: RegEx
       return next();
     }
     const form = formPaths.has(ctx.path);
-    const acceptable = form ? ctx.is('application/json', '+json', 'urlencoded') : ctx.is('application/json', '+json');
+    // Only the types the parser reads: another `+json` type would pass here and parse as {}.
+    const acceptable = form ? ctx.is('application/json', 'urlencoded') : ctx.is('application/json');
     if (!acceptable) throw new ApiError('unsupported_media_type');
     return parse(ctx, async () => {
       assertJsonStructure(ctx, { oauth: form });

@@ -107,6 +107,8 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
         [{ isMIT: true, isRecurring: true }, 'subscription'],
         [{ expiryDateUtc: new Date(Date.now() - 1000).toISOString() }, 'expiryDateUtc'],
         [{ expiryDateUtc: new Date(Date.now() + 22 * 86_400_000).toISOString() }, 'expiryDateUtc'],
+        // An HTTP date of the right shape that names no moment (a 500 once: Date threw).
+        [{ expiryDateUtc: `Mon, 01 Foo ${nextYear} 10:00:00 GMT` }, 'expiryDateUtc'],
         [
           { paymentMethod: { cardNumber: '4111111111111112', expiryMonth: 1, expiryYear: nextYear } },
           'paymentMethod.cardNumber',

@@ -58,7 +58,15 @@ const expiryDate = z.union([
   z
     .string()
     .regex(HTTP_DATE)
-    .transform((s) => new Date(s).toISOString()),
+    .transform((s, ctx) => {
+      const at = new Date(s);
+      // Date rolls "31 Feb" over to March and gives NaN for "01 Foo" or hour 99: neither is the date sent.
+      if (Number.isNaN(at.getTime()) || at.toUTCString().slice(5) !== s.slice(5)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a real date (ISO 8601 UTC or an HTTP date)' });
+        return z.NEVER;
+      }
+      return at.toISOString();
+    }),
 ]);
 
 const payer = z

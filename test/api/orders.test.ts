@@ -358,7 +358,11 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
 
     it('captures an authorized order: Completed, order.capturerequired then order.completed; a second capture is 409', async () => {
       const { orderId } = await authorize();
-      const captured = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
+      // A capture in another currency is refused before its key is taken: the mended request reuses it.
+      const key = randomUUID();
+      const wrongCurrency = await api('POST', '/v1/capture', { idempotencyKey: key, orderId, currency: 'EUR' });
+      expect([wrongCurrency.status, wrongCurrency.body.error?.field]).toEqual([400, 'currency']);
+      const captured = await api('POST', '/v1/capture', { idempotencyKey: key, orderId, currency: 'USD' });
       expect(captured.status).toBe(200);
       expect(captured.body).toMatchObject({
         status: 'APPROVED',
@@ -419,6 +423,13 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect([a.status, a.text, b.status, b.text]).toEqual([200, '', 200, '']);
       const repeat = await api('POST', `/v1/orders/${orderId}/cancel`);
       expect([repeat.status, repeat.text]).toEqual([200, '']);
+      // One key through both routes is one operation: the second is its replay, not a reused key (409002).
+      const idempotencyKey = randomUUID();
+      const keyed = await api('POST', `/v1/orders/${encodeURIComponent(externalOrderId)}/external-cancel`, {
+        idempotencyKey,
+      });
+      const sameKey = await api('POST', `/v1/orders/${orderId}/cancel`, { idempotencyKey });
+      expect([keyed.status, sameKey.status, sameKey.headers.get('idempotent-replayed')]).toEqual([200, 200, 'true']);
       expect((await api('GET', `/v1/orders/${orderId}`)).body.status).toBe(2);
       expect(await events(orderId)).toEqual(['order.capturerequired', 'order.cancelled']);
     });

@@ -86,25 +86,27 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
   router.post('/v1/capture', deps.rateLimit, async (ctx) => {
     const merchantId = merchantOf(ctx);
     const body = parseInput(captureBody, ctx.request.body);
+    // Checked before the key is claimed, so a refused request stores nothing and its mend may reuse the key.
+    const order = await visibleOrder(ctx, body.orderId);
+    if (body.currency !== undefined && body.currency !== order.currency) {
+      throw new ApiError('validation_failed', {
+        field: 'currency',
+        message: `currency: must be the order's currency (${order.currency})`,
+      });
+    }
     const scope = { merchantId, operation: 'capture', key: body.idempotencyKey, request: body };
-    await idempotent(ctx, deps, scope, async () => {
-      const order = await visibleOrder(ctx, body.orderId);
-      if (body.currency !== undefined && body.currency !== order.currency) {
-        throw new ApiError('validation_failed', {
-          field: 'currency',
-          message: `currency: must be the order's currency (${order.currency})`,
-        });
-      }
-      return captureAnswer(await captureOrder(deps, order, body.amount ?? null, body.idempotencyKey));
-    });
+    await idempotent(ctx, deps, scope, async () =>
+      captureAnswer(await captureOrder(deps, order, body.amount ?? null, body.idempotencyKey)),
+    );
   });
 
   router.post('/v1/orders/:id/cancel', deps.rateLimit, async (ctx) => {
     const body = parseInput(optionalKeyBody, ctx.request.body);
     const order = await visibleOrder(ctx, ctx.params.id);
+    // Scoped by the order's workflow, as external-cancel is: the two collapse into one operation.
     const scope = {
       merchantId: order.merchant_id,
-      operation: `cancel:${order.id}`,
+      operation: `cancel:${order.workflow_id}`,
       key: body.idempotencyKey,
       request: body,
     };
@@ -119,13 +121,8 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     const externalOrderId = ctx.params.externalOrderId as string;
     const find = () => findMerchantOrderByExternalId(deps.db, merchantId, externalOrderId);
     const workflowId = orderWorkflowId(merchantId, externalOrderId);
-    const order = await find();
-    const scope = {
-      merchantId,
-      operation: `cancel:${order?.id ?? workflowId}`,
-      key: body.idempotencyKey,
-      request: body,
-    };
+    // The workflow id, known whether or not the order's row exists yet: one scope before and after.
+    const scope = { merchantId, operation: `cancel:${workflowId}`, key: body.idempotencyKey, request: body };
     await idempotent(ctx, deps, scope, () => cancelOrder(deps, workflowId, find, 'external-cancel').then(cancelAnswer));
   });
 

@@ -1,6 +1,12 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError } from '../domain/errors';
 import { validationMessage } from './validation-messages';
+
+/**
+ * A MID as sent: a UUID, its hex digits in either case, read in lower case (as Postgres writes it),
+ * so a merchant's own MID in capitals is its own to every comparison and cache key after.
+ */
+export const merchantIdInput = (message?: string) => z.uuid(message).transform((id) => id.toLowerCase());
 
 export interface Problem {
   field: string;

@@ -90,6 +90,22 @@ describe('identity and access through the real API', () => {
       remember(((await basic.json()) as { access_token: string }).access_token);
     });
 
+    it('answers HTTP Basic credentials that are not valid form-encoding with 401001, not a 500', async () => {
+      for (const credentials of ['%zz:x', `${merchantKey.clientId}:%E0%A4%A`]) {
+        const res = await fetch(`${stack.baseUrl}/v1/oauth2/token`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${Buffer.from(credentials).toString('base64')}`,
+          },
+          body: 'grant_type=client_credentials',
+        });
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toContain('Basic');
+        expect(await res.json()).toMatchObject({ error: 'invalid_client', id: '401001' });
+      }
+    });
+
     it('answers a wrong secret with 401, the OAuth error field and 401001', async () => {
       const res = await api('POST', '/v1/oauth2/token', {
         body: { grant_type: 'client_credentials', client_id: merchantKey.clientId, client_secret: 'sk_sandbox_wrong' },
@@ -302,6 +318,29 @@ describe('identity and access through the real API', () => {
         body: { name: 'x', scopes: ['settings'] },
       });
       expect(escalate.body.error.id).toBe('403002');
+      // Nor by rotating the secret of a key with more scopes: that would hand out its credentials.
+      const rotate = await api('PUT', `/v1/api-keys/${paymentsOnly.clientId}`, {
+        token: keysToken,
+        body: { rotateSecret: true },
+      });
+      expect([rotate.status, rotate.body.error?.id, rotate.body.secret]).toEqual([403, '403002', undefined]);
+      const stillWorks = await fetch(`${stack.baseUrl}/v1/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          client_id: paymentsOnly.clientId,
+          client_secret: paymentsOnly.clientSecret,
+        }),
+      });
+      expect(stillWorks.status).toBe(200); // the refused rotation changed nothing
+      remember(((await stillWorks.json()) as { access_token: string }).access_token);
+      const own = await api('PUT', `/v1/api-keys/${keysOnly.clientId}`, {
+        token: keysToken,
+        body: { rotateSecret: true },
+      });
+      expect(own.status).toBe(200);
+      remember(own.body.secret);
     });
   });
 
@@ -357,6 +396,9 @@ describe('identity and access through the real API', () => {
       expect(
         (await api('PUT', `/v1/merchants/${other.mid}/settings`, { token, body: { syncMitWindowHours: 2 } })).status,
       ).toBe(403);
+      // Its own MID in capitals is still its own (a UUID's case means nothing); another's is still not.
+      expect((await api('GET', `/v1/merchants/${partner.mid.toUpperCase()}/settings`, { token })).status).toBe(200);
+      expect((await api('GET', `/v1/merchants/${other.mid.toUpperCase()}/settings`, { token })).status).toBe(403);
     });
 
     it('adds and lists sites with their allowed origins', async () => {

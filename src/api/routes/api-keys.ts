@@ -17,7 +17,7 @@ import { type Principal, SCOPES } from '../../domain/scopes';
 import { canManageApiKey, merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
 import { apiRouter } from '../router';
-import { parseInput } from '../validation';
+import { merchantIdInput, parseInput } from '../validation';
 
 const scopes = z
   .array(z.enum(SCOPES))
@@ -27,7 +27,7 @@ const name = z.string().trim().min(1).max(100);
 const description = z.string().trim().max(500).nullable();
 
 export const createBody = z.object({
-  mid: z.uuid().optional(),
+  mid: merchantIdInput().optional(),
   name,
   description: description.optional(),
   scopes: scopes.optional(),
@@ -36,13 +36,14 @@ export const updateBody = z
   .object({ name, description, scopes, rotateSecret: z.literal(true) })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'name at least one of name, description, scopes, rotateSecret');
-export const listQuery = z.object({ mid: z.uuid('mid (the merchant GUID) is required') });
+export const listQuery = z.object({ mid: merchantIdInput('mid (the merchant GUID) is required') });
 const idParam = z.uuid();
 
-function noEscalation(principal: Principal, requested: readonly string[]): void {
+/** A key never hands out more than its own scopes: not by granting them, nor by a secret it rotates. */
+function noEscalation(principal: Principal, requested: readonly string[], doing = 'grant scopes'): void {
   const beyond = requested.filter((s) => !principal.scopes.includes(s as Principal['scopes'][number]));
   if (beyond.length)
-    throw new ApiError('insufficient_scope', { message: `Cannot grant scopes this key lacks: ${beyond.join(', ')}.` });
+    throw new ApiError('insufficient_scope', { message: `Cannot ${doing} this key lacks: ${beyond.join(', ')}.` });
 }
 
 /**
@@ -97,6 +98,8 @@ export function apiKeyRoutes(deps: { db: Db; clock: Clock; environment: string; 
     const input = parseInput(updateBody, ctx.request.body);
     if (key.revoked_at) throw new ApiError('api_key_revoked');
     if (input.scopes) noEscalation(principal, input.scopes);
+    // The new secret is the key's power in the caller's hands: only a caller with all its scopes gets it.
+    if (input.rotateSecret) noEscalation(principal, key.scopes, 'rotate the secret of a key whose scopes');
     const now = deps.clock.now();
     const { rotateSecret, ...fields } = input;
     let row = Object.keys(fields).length ? await updateApiKey(deps.db, key.id, fields, now) : key;

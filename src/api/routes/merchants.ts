@@ -10,9 +10,9 @@ import { siteOrigin } from '../../domain/site-origins';
 import { merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
 import { apiRouter } from '../router';
-import { parseInput } from '../validation';
+import { merchantIdInput, parseInput } from '../validation';
 
-const midParam = z.uuid();
+const midParam = merchantIdInput();
 
 export const siteBody = z.object({
   name: z.string().trim().min(1).max(100),

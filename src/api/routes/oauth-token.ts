@@ -17,10 +17,16 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
-  return {
-    id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
-    secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
-  };
+  // An undecodable part names no client: it reads as '', which the grant refuses as invalid_client.
+  return { id: formDecoded(decoded.slice(0, colon)), secret: formDecoded(decoded.slice(colon + 1)) };
+}
+
+function formDecoded(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    return '';
+  }
 }
 
 /**

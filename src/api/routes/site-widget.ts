@@ -9,7 +9,7 @@ import { applyWidgetConfigUpdate, type WidgetConfig, widgetConfigUpdate } from '
 import { merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
 import { apiRouter } from '../router';
-import { parseInput } from '../validation';
+import { merchantIdInput, parseInput } from '../validation';
 
 const guid = z.uuid();
 
@@ -32,7 +32,7 @@ export function siteWidgetRoutes(deps: { db: Db; clock: Clock; widgetUrl: string
   const path = '/v1/merchants/:mid/sites/:siteId/widget';
 
   const siteInReach = async (ctx: { state: object; params: Record<string, string | undefined> }) => {
-    const mid = parseInput(guid, ctx.params.mid, 'mid');
+    const mid = parseInput(merchantIdInput(), ctx.params.mid, 'mid');
     await merchantInReach(deps.db, principalOf(ctx.state), mid);
     const siteId = ctx.params.siteId ?? '';
     const site = guid.safeParse(siteId).success ? await findMerchantSite(deps.db, mid, siteId) : undefined;

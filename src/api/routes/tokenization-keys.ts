@@ -14,7 +14,7 @@ import { ApiError } from '../../domain/errors';
 import { merchantInReach } from '../access';
 import { principalOf } from '../middleware/authenticate';
 import { apiRouter } from '../router';
-import { parseInput } from '../validation';
+import { merchantIdInput, parseInput } from '../validation';
 
 const guid = z.uuid();
 export const createBody = z.object({ name: z.string().trim().min(1).max(100).optional() });
@@ -29,7 +29,7 @@ export function tokenizationKeyRoutes(deps: { db: Db; clock: Clock; environment:
   const path = '/v1/merchants/:mid/tokenization-keys';
 
   const reach = async (ctx: Context) => {
-    const mid = parseInput(guid, ctx.params.mid, 'mid');
+    const mid = parseInput(merchantIdInput(), ctx.params.mid, 'mid');
     await merchantInReach(deps.db, principalOf(ctx.state), mid);
     return mid;
   };

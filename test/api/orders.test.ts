@@ -461,6 +461,15 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(
         (await api('POST', `/v1/orders/${encodeURIComponent('never-evaluated')}/external-cancel`)).body.error.id,
       ).toBe('404003');
+      // An id no evaluate could have taken (over 200 characters) names no order either.
+      expect((await api('POST', `/v1/orders/${'x'.repeat(1500)}/external-cancel`)).body.error?.id).toBe('404003');
+      // Read as evaluate reads it: the spaces around an id are not part of it.
+      const padded = await api(
+        'POST',
+        `/v1/orders/${encodeURIComponent(` ${body.externalOrderId} `)}/external-cancel`,
+        {},
+      );
+      expect([padded.status, padded.text]).toEqual([200, '']);
     });
 
     it('refunds: amountToRefund in dollars converted exactly; partial needs a key; no over-refund; full refunds de-duplicated', async () => {

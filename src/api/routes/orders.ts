@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
-import { evaluateRequest, withoutNulls } from '../../domain/orders/evaluate-request';
+import { evaluateRequest, orderRef, withoutNulls } from '../../domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
 import { cancelOrder, captureOrder, findOrderByReference, refundOrder } from '../../orders/commands';
@@ -118,7 +118,10 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
   router.post('/v1/orders/:externalOrderId/external-cancel', deps.rateLimit, async (ctx) => {
     const merchantId = merchantOf(ctx);
     const body = parseInput(optionalKeyBody, ctx.request.body);
-    const externalOrderId = ctx.params.externalOrderId as string;
+    // Read as evaluate reads it; one evaluate could not have taken names no order (nor a workflow id).
+    const ref = orderRef.safeParse(ctx.params.externalOrderId);
+    if (!ref.success) throw new ApiError('order_not_found');
+    const externalOrderId = ref.data;
     const find = () => findMerchantOrderByExternalId(deps.db, merchantId, externalOrderId);
     const workflowId = orderWorkflowId(merchantId, externalOrderId);
     // The workflow id, known whether or not the order's row exists yet: one scope before and after.

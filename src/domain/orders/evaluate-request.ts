@@ -18,7 +18,8 @@ export type { EvaluateCard } from './evaluate-card';
  *   and dropped: personal data the service does not need is not kept.
  */
 const isoUtc = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 UTC timestamp' });
-const orderRef = z.string().trim().min(1).max(200);
+/** An externalOrderId as evaluate takes it: trimmed, 1 to 200 characters. */
+export const orderRef = z.string().trim().min(1).max(200);
 /** RFC 7231 HTTP-date (`Date#toUTCString`), as the vendor's Node sample writes expiryDateUtc. */
 const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 

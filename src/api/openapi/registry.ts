@@ -61,4 +61,12 @@ export function pathParams(koaPath: string): string[] {
 
 /** Errors most authenticated operations can answer, beside their own. */
 export const BEARER_ERRORS: ErrorName[] = ['invalid_token', 'token_expired', 'insufficient_scope', 'internal_error'];
-export const PAYMENT_ERRORS: ErrorName[] = [...BEARER_ERRORS, 'rate_limited', 'idempotency_store_unavailable'];
+/** A payment call: a merchant key's only (a partner key gets 403001). */
+export const PAYMENT_ERRORS: ErrorName[] = [
+  ...BEARER_ERRORS,
+  'merchant_forbidden',
+  'rate_limited',
+  'idempotency_store_unavailable',
+];
+/** A JSON body's own refusals, before any route reads it (docs/errors.md). */
+export const BODY_ERRORS: ErrorName[] = ['malformed_json', 'payload_too_large', 'unsupported_media_type'];

@@ -42,7 +42,7 @@ export const dashboardOperations: Operation[] = [
     responses: {
       200: { description: 'Deliveries and their attempts', body: orderDeliveryLog, example: example.orderDeliveryLog },
     },
-    errors: [...PAYMENT_ERRORS, ...DASHBOARD_LINK_ERRORS, 'validation_failed', 'merchant_forbidden', 'order_not_found'],
+    errors: [...PAYMENT_ERRORS, ...DASHBOARD_LINK_ERRORS, 'validation_failed', 'order_not_found'],
   },
   {
     ...page,

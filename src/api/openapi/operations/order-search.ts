@@ -22,12 +22,6 @@ export const orderSearchOperations: Operation[] = [
     responses: {
       200: { description: 'A page of orders and the next cursor', body: orderPage, example: example.orderPage },
     },
-    errors: [
-      ...PAYMENT_ERRORS,
-      'dashboard_link_invalid',
-      'dashboard_link_expired',
-      'validation_failed',
-      'merchant_forbidden',
-    ],
+    errors: [...PAYMENT_ERRORS, 'dashboard_link_invalid', 'dashboard_link_expired', 'validation_failed'],
   },
 ];

@@ -2,12 +2,14 @@ import { evaluateRequest } from '../../../domain/orders/evaluate-request';
 import { captureBody, optionalKeyBody, refundBody } from '../../routes/orders';
 import { outcomeBody } from '../../routes/outcome';
 import * as example from '../examples/orders';
-import { type Operation, PAYMENT_ERRORS } from '../registry';
+import { BODY_ERRORS, type Operation, PAYMENT_ERRORS } from '../registry';
 import { captureAnswer, evaluateAnswer, order, refundAnswer } from '../schemas';
 
 const tag = 'Orders';
 const payments = { tag, auth: 'bearer', scope: 'payments' } as const;
 const idempotency = ['idempotency_key_reused', 'idempotency_request_in_flight'] as const;
+/** A command on an order that could not finish now: retried with the same key (docs/errors.md). */
+const commandPending = ['order_busy', 'order_outcome_pending', 'order_temporarily_unavailable'] as const;
 
 /** docs/orders.md. */
 export const orderOperations: Operation[] = [
@@ -26,14 +28,13 @@ export const orderOperations: Operation[] = [
     responses: { 200: { description: 'The decision', body: evaluateAnswer, example: example.evaluateAnswer } },
     errors: [
       ...PAYMENT_ERRORS,
-      'malformed_json',
+      ...BODY_ERRORS,
       'validation_failed',
       'card_number_invalid',
       'card_brand_unsupported',
       'card_expired',
       'sandbox_card_not_allowed',
       'test_card_not_allowed',
-      'merchant_forbidden',
       'authorize_capability_required',
       ...idempotency,
       'order_request_mismatch',
@@ -55,13 +56,13 @@ export const orderOperations: Operation[] = [
     responses: { 200: { description: 'Captured', body: captureAnswer, example: example.captureAnswer } },
     errors: [
       ...PAYMENT_ERRORS,
+      ...BODY_ERRORS,
       'validation_failed',
       'order_not_found',
       ...idempotency,
       'order_not_capturable',
       'capture_exceeds_authorized',
-      'order_busy',
-      'order_outcome_pending',
+      ...commandPending,
     ],
   },
   {
@@ -74,7 +75,15 @@ export const orderOperations: Operation[] = [
     body: optionalKeyBody,
     example: example.cancelRequest,
     responses: { 200: { description: 'Cancelled (empty body)' } },
-    errors: [...PAYMENT_ERRORS, 'validation_failed', 'order_not_found', ...idempotency, 'order_not_cancellable'],
+    errors: [
+      ...PAYMENT_ERRORS,
+      ...BODY_ERRORS,
+      'validation_failed',
+      'order_not_found',
+      ...idempotency,
+      'order_not_cancellable',
+      ...commandPending,
+    ],
   },
   {
     ...payments,
@@ -86,7 +95,15 @@ export const orderOperations: Operation[] = [
     body: optionalKeyBody,
     example: example.cancelRequest,
     responses: { 200: { description: 'Cancelled (empty body)' } },
-    errors: [...PAYMENT_ERRORS, 'validation_failed', 'order_not_found', ...idempotency, 'order_not_cancellable'],
+    errors: [
+      ...PAYMENT_ERRORS,
+      ...BODY_ERRORS,
+      'validation_failed',
+      'order_not_found',
+      ...idempotency,
+      'order_not_cancellable',
+      ...commandPending,
+    ],
   },
   {
     ...payments,
@@ -100,14 +117,14 @@ export const orderOperations: Operation[] = [
     responses: { 200: { description: 'Refunded', body: refundAnswer, example: example.refundAnswer } },
     errors: [
       ...PAYMENT_ERRORS,
+      ...BODY_ERRORS,
       'validation_failed',
       'idempotency_key_required',
       'order_not_found',
       ...idempotency,
       'refund_exceeds_captured',
       'order_not_refundable',
-      'order_busy',
-      'order_outcome_pending',
+      ...commandPending,
     ],
   },
   {

@@ -25,13 +25,7 @@ export const reportOperations: Operation[] = [
     responses: {
       200: { description: 'The report', body: rescueReport, example: example.rescueReport },
     },
-    errors: [
-      ...PAYMENT_ERRORS,
-      'dashboard_link_invalid',
-      'dashboard_link_expired',
-      'validation_failed',
-      'merchant_forbidden',
-    ],
+    errors: [...PAYMENT_ERRORS, 'dashboard_link_invalid', 'dashboard_link_expired', 'validation_failed'],
   },
 ];
 

@@ -84,7 +84,7 @@ async function sendEnvelope(
       headers: { ...headers, 'content-type': WEBHOOK_CONTENT_TYPE, 'user-agent': 'PaymentRescue-Webhooks/1' },
       body,
       timeoutMs: deps.webhooks.timeoutMs,
-      allowPrivateNetworks: deps.webhooks.allowPrivateNetworks,
+      privateNetworks: deps.webhooks.privateNetworks,
     });
   } catch (err) {
     error =

@@ -99,7 +99,7 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
       endpoint = row;
       if (row.failing_since) oneAtATime = true;
       // Checked per claim (DNS answers change); the connection's own lookup checks again.
-      refused = await destinationProblem(new URL(row.url), deps.webhooks.allowPrivateNetworks);
+      refused = await destinationProblem(new URL(row.url), deps.webhooks.privateNetworks);
       queue.push(...claimed);
     }
 

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isPrivateAddress } from '../domain/webhooks/destination';
+import { isRefusedAddress, type PrivateNetworks } from '../domain/webhooks/destination';
 
 /** Bytes of a receiver's response body read at most; the status code is all that counts. */
 export const RESPONSE_BODY_LIMIT = 64 * 1024;
@@ -14,7 +14,7 @@ export const RESPONSE_BODY_LIMIT = 64 * 1024;
  */
 export function postWebhook(
   url: URL,
-  input: { headers: Record<string, string>; body: string; timeoutMs: number; allowPrivateNetworks: boolean },
+  input: { headers: Record<string, string>; body: string; timeoutMs: number; privateNetworks: PrivateNetworks },
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     // A deadline for the whole exchange (the socket `timeout` option is only an idle timeout).
@@ -33,7 +33,7 @@ export function postWebhook(
       {
         method: 'POST',
         headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
-        ...(input.allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
+        ...(input.privateNetworks === 'all' ? {} : { lookup: allowedOnlyLookup(input.privateNetworks) }),
       },
       (res) => {
         // Only the status counts. A short body is read to its end (the connection can be reused);
@@ -56,20 +56,24 @@ export function postWebhook(
   });
 }
 
-/** dns.lookup that fails for private or reserved addresses (Node may ask for one address or all). */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, options as LookupOptions, (err, address, family) => {
-    if (err) return callback(err, address as string, family);
-    const addresses = Array.isArray(address) ? (address as LookupAddress[]).map((a) => a.address) : [address as string];
-    if (addresses.some(isPrivateAddress)) {
-      return callback(
-        Object.assign(new Error(`destination refused: ${hostname} resolves to a private or reserved address`), {
-          code: 'EPRIVATE',
-        }),
-        address as string,
-        family,
-      );
-    }
-    callback(null, address as string, family);
-  });
-};
+/** dns.lookup that fails for private or reserved addresses `allowed` does not take (Node may ask for one address or all). */
+const allowedOnlyLookup =
+  (allowed: PrivateNetworks): LookupFunction =>
+  (hostname, options, callback) => {
+    dnsLookup(hostname, options as LookupOptions, (err, address, family) => {
+      if (err) return callback(err, address as string, family);
+      const addresses = Array.isArray(address)
+        ? (address as LookupAddress[]).map((a) => a.address)
+        : [address as string];
+      if (addresses.some((a) => isRefusedAddress(a, allowed))) {
+        return callback(
+          Object.assign(new Error(`destination refused: ${hostname} resolves to a private or reserved address`), {
+            code: 'EPRIVATE',
+          }),
+          address as string,
+          family,
+        );
+      }
+      callback(null, address as string, family);
+    });
+  };

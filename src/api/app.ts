@@ -164,7 +164,7 @@ export function createApp(deps: AppDeps): RescueApp {
         db,
         clock,
         vaultKeys: config.vaultKeys,
-        allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
+        privateNetworks: config.webhooks.privateNetworks,
       }),
       bearer,
       requireScope('webhooks'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PrivateNetworks } from '../domain/webhooks/destination';
 import type { EnvOf } from './env';
 import type { Environment } from './service';
 
@@ -25,7 +26,8 @@ export interface WebhooksConfig {
   timeoutMs: number;
   alertAfterMs: number;
   disableAfterMs: number;
-  allowPrivateNetworks: boolean;
+  /** Private addresses endpoints may resolve to (docs/webhooks.md). */
+  privateNetworks: PrivateNetworks;
   /** Attempts in flight at once per endpoint, across all workers (docs/webhooks.md): its workflow's bound. */
   maxInFlightPerEndpoint: number;
   /** Attempts one webhook worker process runs at once (its activity slots). */
@@ -37,9 +39,13 @@ export function webhooksSettings(e: EnvOf<typeof webhooksEnv>, environment: Envi
     timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     alertAfterMs: e.WEBHOOK_ALERT_AFTER_HOURS * 3_600_000,
     disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
-    // Sandbox defaults to allowing them: local development points webhooks at localhost.
-    allowPrivateNetworks:
-      (e.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? (environment === 'sandbox' ? 'true' : 'false')) === 'true',
+    // Unset, a sandbox allows loopback only: a local run's receivers, not the network around it.
+    privateNetworks:
+      e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true'
+        ? 'all'
+        : e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === undefined && environment === 'sandbox'
+          ? 'loopback'
+          : 'none',
     maxInFlightPerEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     workerConcurrency: e.WEBHOOK_WORKER_CONCURRENCY,
   };

@@ -72,7 +72,7 @@ describe('webhook verifiers in the merchant languages (docs/webhook-verifiers)',
           headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
           body,
           timeoutMs: 10_000,
-          allowPrivateNetworks: true,
+          privateNetworks: 'loopback',
         });
         if (status !== 204 || !receiver.received[0]) throw new Error(`the local receiver answered ${status}`);
         return { received: receiver.received[0], host: receiver.host };

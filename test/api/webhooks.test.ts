@@ -77,6 +77,17 @@ describe('webhooks through the real API, worker, outbox relay and a real HTTPS r
       expect([unknown.status, unknown.body.error.id]).toEqual([400, '400041']);
     });
 
+    it("in sandbox, by default, takes this machine's receivers but refuses the network around it (400042)", async () => {
+      for (const url of ['https://10.0.0.7/hooks', 'https://169.254.169.254/latest', 'https://[fd12:3456::1]/hooks']) {
+        const res = await api('POST', '/v1/webhooks', { url, events: ['*'] });
+        expect([url, res.status, res.body.error?.id]).toEqual([url, 400, '400042']);
+      }
+      // The loopback receiver of the test above was taken (201); so is a name this machine cannot resolve.
+      const unresolved = await api('POST', '/v1/webhooks', { url: 'https://hooks.shop.example/x', events: ['*'] });
+      expect(unresolved.status).toBe(201);
+      await api('DELETE', `/v1/webhooks/${unresolved.body.id}`);
+    });
+
     it('updates, rotates the secret, deletes, and keeps endpoints merchant-scoped', async () => {
       const { body: temp } = await api('POST', '/v1/webhooks', {
         url: 'https://shop.example/h',

@@ -12,7 +12,7 @@ describe('webhook destinations: IPv6 forms (SSRF protection)', () => {
     'https://[100::1]/hook',
   ])('refuses %s in production', async (url) => {
     expect(literalAddress(new URL(url))).toBeDefined();
-    expect(await destinationProblem(new URL(url), false)).toMatch(/private or reserved/);
+    expect(await destinationProblem(new URL(url), 'none')).toMatch(/private or reserved/);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { isPrivateAddress } from '../../src/domain/webhooks/destination';
+import { isPrivateAddress, isRefusedAddress } from '../../src/domain/webhooks/destination';
 
 describe('webhook destinations (SSRF protection)', () => {
   it.each([
@@ -23,5 +23,28 @@ describe('webhook destinations (SSRF protection)', () => {
     ['2001:4860:4860::8888', false],
   ])('%s is private or reserved: %s', (address, expected) => {
     expect(isPrivateAddress(address)).toBe(expected);
+  });
+
+  // The sandbox's default takes this machine's receivers, never the network around it.
+  it.each([
+    ['127.0.0.1', false],
+    ['127.8.9.10', false],
+    ['::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['10.1.2.3', true],
+    ['169.254.169.254', true],
+    ['192.168.1.1', true],
+    ['fd12:3456::1', true],
+    ['::127.0.0.1', false], // the IPv4-compatible form of 127.0.0.1: this machine too
+    ['8.8.8.8', false],
+  ])('with loopback only, %s is refused: %s', (address, expected) => {
+    expect(isRefusedAddress(address, 'loopback')).toBe(expected);
+  });
+
+  it('refuses every private address with none, and none with all', () => {
+    for (const address of ['127.0.0.1', '::1', '10.1.2.3']) {
+      expect([isRefusedAddress(address, 'none'), isRefusedAddress(address, 'all')]).toEqual([true, false]);
+    }
+    expect(isRefusedAddress('8.8.8.8', 'none')).toBe(false);
   });
 });

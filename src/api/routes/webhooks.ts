@@ -20,6 +20,7 @@ import type { Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import type { Principal } from '../../domain/scopes';
 import type { VaultKey } from '../../domain/vault-cipher';
+import type { PrivateNetworks } from '../../domain/webhooks/destination';
 import { isEventName } from '../../domain/webhooks/event-names';
 import { principalOf } from '../middleware/authenticate';
 import { apiRouter } from '../router';
@@ -98,7 +99,7 @@ export function webhookRoutes(deps: {
   db: Db;
   clock: Clock;
   vaultKeys: VaultKey[];
-  allowPrivateNetworks: boolean;
+  privateNetworks: PrivateNetworks;
 }): Router {
   const router = apiRouter();
 
@@ -107,7 +108,7 @@ export function webhookRoutes(deps: {
 
   /** SSRF: an endpoint must not resolve to a private or reserved address (checked again at every attempt). */
   async function publicDestination(url: string | undefined): Promise<void> {
-    const problem = url ? await destinationProblem(new URL(url), deps.allowPrivateNetworks) : undefined;
+    const problem = url ? await destinationProblem(new URL(url), deps.privateNetworks) : undefined;
     if (problem) throw new ApiError('webhook_url_not_allowed', { field: 'url', message: `url: ${problem}.` });
   }
 

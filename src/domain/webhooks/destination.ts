@@ -72,6 +72,28 @@ export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
   return undefined;
 }
 
+/**
+ * Which private addresses webhook endpoints may reach (WEBHOOK_ALLOW_PRIVATE_NETWORKS): `none`
+ * (production, and a hosted sandbox: `false`), `loopback` (the sandbox's default: a local run's
+ * receivers on this machine, never the network around it nor the cloud metadata) or `all` (`true`).
+ */
+export type PrivateNetworks = 'none' | 'loopback' | 'all';
+
+/** Whether a webhook may not be sent to `address` under `allowed`. */
+export function isRefusedAddress(address: string, allowed: PrivateNetworks): boolean {
+  if (allowed === 'all' || !isPrivateAddress(address)) return false;
+  return allowed === 'none' || !isLoopback(address);
+}
+
+function isLoopback(address: string): boolean {
+  try {
+    const parsed = ipaddr.process(address); // an IPv4-mapped IPv6 address as its IPv4 one
+    return parsed.range() === 'loopback';
+  } catch {
+    return false;
+  }
+}
+
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true; // not an address: refuse rather than guess

@@ -36,13 +36,21 @@ export async function listOwnedEvents(
   owner: EventOwner,
   page: EventPage,
 ): Promise<{ rows: EventRecord[]; hasMore: boolean }> {
+  const fetched: EventRecord[] = await ownedEventsPageQuery(db, owner, page);
+  return { rows: fetched.slice(0, page.limit), hasMore: fetched.length > page.limit };
+}
+
+/**
+ * The page's query, one row more than the page (whether more follow). A merchant's walks
+ * (merchant_id, sequence); a partner's, its application events' own index (events_partner_application).
+ */
+export function ownedEventsPageQuery(db: Db, owner: EventOwner, page: EventPage) {
   const q = ownedEvents(db, owner, page.withTestEvents)
     .orderBy('sequence', 'asc')
     .limit(page.limit + 1);
   if (page.occurredSince !== undefined) q.andWhere('occurred_at', '>=', page.occurredSince);
   for (const position of page.after) q.andWhere('sequence', '>', position);
-  const fetched = await q;
-  return { rows: fetched.slice(0, page.limit), hasMore: fetched.length > page.limit };
+  return q;
 }
 
 /** The owner's event with this id (never a test event), or undefined. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex';
 import { chargesToReconcile, findCharge } from '../db/repositories/charges';
+import { KEY_TRUSTED_MS } from '../domain/orders/charge-attempts';
 import type { ProcessorActivities } from './processor';
 import { storeStep } from './store-failures';
 
@@ -12,7 +13,8 @@ export type Reconciled = 'undone' | 'not_charged' | 'unsettled';
  * ledger rows (src/workflows/charge-reconciliation.ts): no order holds their money, so a charge
  * whose answer is not known is sent again under its key (the processor answers a repeated key
  * with its first answer; if the first never reached it, it charges now), and an approval is given
- * back (voided, or refunded in full), each call through the ledger.
+ * back (voided, or refunded in full), each call through the ledger. Only while the key is trusted
+ * (KEY_TRUSTED_MS after its first send): later, the charge stays unsettled, for an operator.
  */
 export function createChargeReconciliationActivities(deps: { db: Db }, processor: ProcessorActivities) {
   return {
@@ -30,6 +32,8 @@ export function createChargeReconciliationActivities(deps: { db: Db }, processor
       let authorizationId = row.state === 'answered' && row.result === 'approved' ? row.processor_reference : null;
       if (!authorizationId) {
         if (!row.request) return 'unsettled';
+        // A key the processor may have forgotten would charge afresh: left to an operator instead.
+        if (Date.now() - row.created_at.getTime() > KEY_TRUSTED_MS) return 'unsettled';
         const answer = await processor.processorCharge({
           idempotencyKey: row.id,
           orderId: row.order_id,

@@ -161,10 +161,13 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
     expect(order.body).toMatchObject({ orderId, status: 7, statusName: 'SUCCESS', outcome: 'APPROVED' });
     expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
   });
-  it('a run closed after sending a charge nobody retried is reconciled from its ledger before the id starts afresh', async () => {
-    for (const w of workers) if (w.exitCode === null && w.signalCode === null) await killWorker(w); // the first test's
+  /**
+   * A first evaluate whose charge Stripe made while the worker died, never retried: its run is
+   * closed with no order (terminated here, as its hour's end would), its ledger row sent, unanswered.
+   */
+  async function abandonCharge() {
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) await killWorker(w); // the last test's
     const worker = await startWorker();
-    const chargesBefore = network.charges(CARDS.approves);
     hold = network.hold((r) => r.method === 'POST' && r.path === '/v1/payment_intents');
     const body = {
       idempotencyKey: randomUUID(),
@@ -190,6 +193,12 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
     const [abandoned] = await stack.db('charges').where({ external_order_id: body.externalOrderId });
     expect(abandoned).toMatchObject({ id: held?.idempotencyKey, kind: 'sale', attempt: 1, state: 'sent' });
     await startWorker();
+    return { body, held, abandoned };
+  }
+
+  it('a run closed after sending a charge nobody retried is reconciled from its ledger before the id starts afresh', async () => {
+    const chargesBefore = network.charges(CARDS.approves);
+    const { body, held, abandoned } = await abandonCharge();
     const requestsBefore = network.requests.length;
 
     // Another evaluate of the id: the closed run's charge is sent again under its key (Stripe
@@ -222,5 +231,20 @@ describe('the worker dies while Stripe holds the answer to a CIT charge', () => 
     const third = await api('POST', '/v1/evaluate', { ...body, idempotencyKey: randomUUID() });
     expect(third.body).toMatchObject({ orderId: again.body.orderId, outcome: 'APPROVED' });
     expect(network.requests.slice(sentBefore)).toEqual([]);
+  });
+
+  it("a closed run's charge older than its key's trust is never sent again: the id stays closed, for an operator", async () => {
+    const { body, abandoned } = await abandonCharge();
+    // 21 hours later: Stripe may have forgotten the key (it keeps one 24 hours), and would charge afresh.
+    await stack
+      .db('charges')
+      .where({ id: abandoned?.id })
+      .update({ created_at: stack.db.raw("now() - interval '21 hours'") });
+    const requestsBefore = network.requests.length;
+    const again = await api('POST', '/v1/evaluate', { ...body, idempotencyKey: randomUUID() });
+    expect([again.status, again.body.error?.id]).toEqual([500, '500001']);
+    expect(network.requests.slice(requestsBefore)).toEqual([]); // nothing sent, under any key
+    expect(await stack.db('charges').where({ external_order_id: body.externalOrderId })).toHaveLength(1);
+    expect(await stack.db('orders').where({ external_order_id: body.externalOrderId })).toHaveLength(0);
   });
 });

@@ -70,6 +70,13 @@ export function moveCharge(
   return { ...attempt, ...changes, state: to };
 }
 
+/**
+ * How long after its first send an unanswered charge's key is trusted to replay its first answer:
+ * Stripe keeps a key 24 hours, after which the same key charges anew. Past it, the charge is never
+ * sent again to learn its outcome.
+ */
+export const KEY_TRUSTED_MS = 20 * 3_600_000;
+
 /** A call whose money may have moved and whose answer is not known: it is sent again under its key. */
 export const isUnsettled = (state: ChargeState): boolean =>
   state === 'intent' || state === 'sent' || state === 'unknown';

@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import { chargeOf } from '../../domain/orders/charge-attempts';
+import { chargeOf, KEY_TRUSTED_MS } from '../../domain/orders/charge-attempts';
 import type { ChargeResult } from '../../domain/orders/contracts';
 import { accepts } from '../../domain/orders/transitions';
 import { processorSettling, processorWhileWaiting } from './activities';
@@ -17,9 +17,6 @@ import { approve, expire } from './steps';
  * then, and still unanswered leaves the order Problem for an operator. A cancel or the window's
  * end cannot take a late approval: they undo it (docs/orders.md, "Async MIT retry schedule").
  */
-
-/** How long after its first send an unanswered charge's key is trusted to replay its first answer. */
-export const KEY_TRUSTED_MS = 20 * 3_600_000;
 
 /** When an unanswered charge must be settled while its key is trusted; null if none is unanswered. */
 export function settleBy(order: Order): number | null {

@@ -36,7 +36,12 @@ export function createFailureStreak(deps: Pick<WebhookActivityDeps, 'db' | 'logg
           await alertTechnicalContact(row, at);
         } catch (err) {
           await releaseFailureAlert(db, row.id);
-          logger.error({ endpointId: row.id, err }, 'webhook endpoint failing; the alert mail was not sent');
+          // The code only: the relay's text names the recipient.
+          const { code, responseCode } = err as { code?: string; responseCode?: number };
+          logger.error(
+            { endpointId: row.id, code, responseCode },
+            'webhook endpoint failing; the alert mail was not sent',
+          );
         }
       }
     }

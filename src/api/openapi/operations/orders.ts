@@ -10,6 +10,16 @@ const payments = { tag, auth: 'bearer', scope: 'payments' } as const;
 const idempotency = ['idempotency_key_reused', 'idempotency_request_in_flight'] as const;
 /** A command on an order that could not finish now: retried with the same key (docs/errors.md). */
 const commandPending = ['order_busy', 'order_outcome_pending', 'order_temporarily_unavailable'] as const;
+/** Cancel and external-cancel: one operation by two addresses (docs/orders.md). */
+const cancelErrors: Operation['errors'] = [
+  ...PAYMENT_ERRORS,
+  ...BODY_ERRORS,
+  'validation_failed',
+  'order_not_found',
+  ...idempotency,
+  'order_not_cancellable',
+  ...commandPending,
+];
 
 /** docs/orders.md. */
 export const orderOperations: Operation[] = [
@@ -75,15 +85,7 @@ export const orderOperations: Operation[] = [
     body: optionalKeyBody,
     example: example.cancelRequest,
     responses: { 200: { description: 'Cancelled (empty body)' } },
-    errors: [
-      ...PAYMENT_ERRORS,
-      ...BODY_ERRORS,
-      'validation_failed',
-      'order_not_found',
-      ...idempotency,
-      'order_not_cancellable',
-      ...commandPending,
-    ],
+    errors: cancelErrors,
   },
   {
     ...payments,
@@ -95,15 +97,7 @@ export const orderOperations: Operation[] = [
     body: optionalKeyBody,
     example: example.cancelRequest,
     responses: { 200: { description: 'Cancelled (empty body)' } },
-    errors: [
-      ...PAYMENT_ERRORS,
-      ...BODY_ERRORS,
-      'validation_failed',
-      'order_not_found',
-      ...idempotency,
-      'order_not_cancellable',
-      ...commandPending,
-    ],
+    errors: cancelErrors,
   },
   {
     ...payments,

@@ -5,6 +5,7 @@ import { recordChargeSending } from '../db/repositories/charge-sending';
 import {
   type ChargeAnswer,
   type ChargeIntent,
+  ChargeRequestChangedError,
   chargeAnswerWrite,
   ExternalOrderTakenError,
   markChargeReversed,
@@ -90,6 +91,8 @@ export function chargeLedger(db: Db) {
       } catch (err) {
         if (err instanceof ExternalOrderTakenError)
           throw ApplicationFailure.nonRetryable(err.message, FAILURE.externalOrderTaken);
+        if (err instanceof ChargeRequestChangedError)
+          throw ApplicationFailure.nonRetryable(err.message, FAILURE.persistenceRejected);
         throw err;
       }
     });

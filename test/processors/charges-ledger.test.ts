@@ -3,6 +3,7 @@ import { revealedCardOf } from '../../src/db/repositories/card-vault';
 import { recordChargeSending, recordChargeSendingReading } from '../../src/db/repositories/charge-sending';
 import {
   type ChargeIntent,
+  ChargeRequestChangedError,
   ExternalOrderTakenError,
   markChargeReversed,
   markChargeUnknown,
@@ -105,6 +106,30 @@ describe('charges ledger', () => {
       advice: 'retryable',
       processor_decline_code: 'insufficient_funds',
       processor_reference: null,
+    });
+  });
+
+  it("an attempt's row is never sent under another amount, currency or card: refused, the row as it was", async () => {
+    const request = { cardToken: randomUUID(), mode: 'sale' as const, flow: 'CIT' as const, threeDSecure: null };
+    const call = intent({ request });
+    const { id } = await recordChargeSending(database.db, call, new Date());
+    await markChargeUnknown(database.db, id);
+    const before = await row(id);
+    for (const changed of [
+      { amount: 2999 },
+      { currency: 'EUR' },
+      { request: { ...request, cardToken: randomUUID() } },
+    ] satisfies Partial<ChargeIntent>[]) {
+      await expect(
+        recordChargeSending(database.db, { ...call, ...changed, id: randomUUID() }, new Date()),
+      ).rejects.toBeInstanceOf(ChargeRequestChangedError);
+    }
+    expect(await row(id)).toEqual(before);
+    expect(await database.db('charges').where({ order_id: call.orderId })).toHaveLength(1);
+    // The same request again (a re-send settling it) is sent under its key.
+    expect(await recordChargeSending(database.db, { ...call, id: randomUUID() }, new Date())).toMatchObject({
+      id,
+      state: 'sent',
     });
   });
 

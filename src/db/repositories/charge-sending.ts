@@ -5,7 +5,7 @@ import type { Db } from '../knex';
 import { prepared } from '../prepared';
 import { CARD_VAULT_COLUMNS, type CardVaultRecord } from '../tables/card-vault';
 import { CHARGE_COLUMNS, type ChargeRecord } from '../tables/charges';
-import { type ChargeIntent, ExternalOrderTakenError } from './charges';
+import { type ChargeIntent, ChargeRequestChangedError, ExternalOrderTakenError } from './charges';
 import { merchantSettingsOf } from './merchants';
 
 /**
@@ -23,7 +23,8 @@ interface StatementParts {
  * The intent recorded as sent, in ONE statement (nothing runs between a call's intent and its
  * send, so the ledger writes them together; the row is durable before the call): a new row is
  * inserted `sent`; the row this (order, kind, attempt) already has is marked sent again, its key
- * kept (a re-run sends the same key), unless it is answered or reversed, which stays as it is.
+ * kept (a re-run sends the same key), unless it is answered or reversed, which stays as it is, or
+ * is a card charge of another amount, currency or card (then nothing is sent: ChargeRequestChanged).
  * Never for an orderId that is not its externalOrderId's order, once that order exists (two
  * evaluates restarting an unevaluated id at once: the run that lost must not charge).
  *
@@ -52,6 +53,7 @@ function chargeSendingParts(intent: ChargeIntent, now: Date): StatementParts {
      ), resent as (
        update charges set state = 'sent', sent_at = ?
        where ${sameCall} and state in ('intent', 'sent', 'unknown')
+         and (request is null or ?::text is null or (amount = ? and currency = ? and request->>'cardToken' = ?))
        returning ${columns}
      ), charge as (
        select ${columns} from inserted
@@ -78,6 +80,10 @@ function chargeSendingParts(intent: ChargeIntent, now: Date): StatementParts {
       intent.orderId,
       now,
       ...call,
+      token,
+      intent.amount,
+      intent.currency,
+      token,
       ...call,
     ],
   };
@@ -97,7 +103,24 @@ async function sendingRow<T extends { row: ChargeRecord }>(
   if (!sent) throw new ExternalOrderTakenError(`order ${intent.orderId} is not the order of its externalOrderId`);
   if (sent.row.merchant_id !== intent.merchantId)
     throw new Error(`charge ${intent.kind} ${intent.attempt} of order ${intent.orderId} is not this merchant's`);
+  if (isAnotherRequest(sent.row, intent))
+    throw new ChargeRequestChangedError(
+      `charge ${intent.kind} ${intent.attempt} of order ${intent.orderId} was sent with another amount, currency or card`,
+    );
   return sent;
+}
+
+/**
+ * A card charge's row made for another request than this one: its key must not carry this one
+ * (the processor would refuse it, or once it forgot the key, charge it while the first stands).
+ */
+function isAnotherRequest(row: ChargeRecord, intent: ChargeIntent): boolean {
+  if (!row.request || !intent.request) return false;
+  return (
+    row.amount !== intent.amount ||
+    row.currency !== intent.currency ||
+    row.request.cardToken !== intent.request.cardToken
+  );
 }
 
 /** The intent recorded as sent (chargeSendingParts), alone: its row. */

@@ -41,6 +41,14 @@ export class ExternalOrderTakenError extends Error {
   override name = 'ExternalOrderTakenError';
 }
 
+/**
+ * A card charge's attempt already has a row made for another amount, currency or card: nothing is
+ * sent under its key (src/db/repositories/charge-sending.ts). A bug's guard: no path reuses one.
+ */
+export class ChargeRequestChangedError extends Error {
+  override name = 'ChargeRequestChangedError';
+}
+
 /** The call ended with no answer: its outcome is not known (a later send under the key settles it). */
 export async function markChargeUnknown(db: Db, id: string): Promise<void> {
   await db('charges').where({ id, state: 'sent' }).update({ state: 'unknown' });

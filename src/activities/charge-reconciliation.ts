@@ -5,6 +5,16 @@ import { KEY_TRUSTED_MS } from '../domain/orders/charge-attempts';
 import type { ProcessorActivities } from './processor';
 import { storeStep } from './store-failures';
 
+/**
+ * Whose charges to reconcile: an order's (orderId), those after its attempt `afterAttempt` when
+ * the order exists and holds those (a declined order's new attempt: src/orders/new-attempt.ts).
+ */
+export interface ChargesToReconcile {
+  merchantId: string;
+  orderId: string;
+  afterAttempt?: number;
+}
+
 /** What reconciling one charge found: given back, never charged, or still not known. */
 export type Reconciled = 'undone' | 'not_charged' | 'unsettled';
 
@@ -19,9 +29,9 @@ export type Reconciled = 'undone' | 'not_charged' | 'unsettled';
 export function createChargeReconciliationActivities(deps: { db: Db }, processor: ProcessorActivities) {
   return {
     /** The ids of the run's charges that may have moved money (oldest attempt first). */
-    async chargesToReconcile(input: { merchantId: string; orderId: string }): Promise<string[]> {
+    async chargesToReconcile(input: ChargesToReconcile): Promise<string[]> {
       const rows = await storeStep('read charges to reconcile', () =>
-        chargesToReconcile(deps.db, input.merchantId, input.orderId),
+        chargesToReconcile(deps.db, input.merchantId, input.orderId, input.afterAttempt),
       );
       return rows.map((r) => r.id);
     },

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { defineSearchAttributeKey } from '@temporalio/common';
+import type { ChargesToReconcile } from '../activities/charge-reconciliation';
 import { OrderFailure } from '../domain/orders/order-failure';
 import { chargeReconciliationWorkflowId } from '../domain/orders/workflow-ids';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
@@ -30,8 +31,8 @@ export class ClosedOrderRuns {
     });
   }
 
-  /** Reconciles the run's charges (src/workflows/charge-reconciliation.ts): true once none may still stand. */
-  async reconcileCharges(input: { merchantId: string; orderId: string }): Promise<boolean> {
+  /** Reconciles an order's charges (src/workflows/charge-reconciliation.ts): true once none may still stand. */
+  async reconcileCharges(input: ChargesToReconcile): Promise<boolean> {
     try {
       const { settled } = await this.client.connection.withDeadline(Date.now() + this.deadlineMs, () =>
         this.client.workflow.execute(chargeReconciliationWorkflow, {

@@ -179,7 +179,7 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
     const owner = { merchantId, partnerId: acting.partnerId, isTestMode: deps.environment === 'sandbox' };
     let result = await deps.workflows.evaluate(owner, externalOrderId, input);
     if (result === CLOSED) {
-      const attempt = await newAttemptOn(db, merchantId, externalOrderId, body.attemptCount);
+      const attempt = await newAttemptOn(deps, merchantId, externalOrderId, body.attemptCount);
       result = attempt
         ? await deps.workflows.evaluate(owner, externalOrderId, input, attempt)
         : await evaluateAfterUnevaluatedRun(deps, owner, externalOrderId, input);

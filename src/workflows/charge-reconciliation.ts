@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import type { ChargeReconciliationActivities } from '../activities/charge-reconciliation';
+import type { ChargeReconciliationActivities, ChargesToReconcile } from '../activities/charge-reconciliation';
 import { FAILURE } from '../domain/orders/failures';
 
 // Reading the ledger touches only our database: a local activity, retried until Postgres answers.
@@ -30,12 +30,11 @@ const processor = wf.proxyActivities<ChargeReconciliationActivities>({
  * was decided (no order holds their money): each charge whose answer is not known is sent again
  * under its key and an approval given back (src/activities/charge-reconciliation.ts). `settled`:
  * none of them may still stand, so the externalOrderId may start afresh under another orderId
- * (src/orders/unevaluated-run.ts). Id `reconcile-charges:{orderId}`: one at a time per run.
+ * (src/orders/unevaluated-run.ts), or a declined order take a new attempt (`afterAttempt`: the
+ * attempts it did not record, src/orders/new-attempt.ts). Id `reconcile-charges:{orderId}`: one
+ * at a time per order.
  */
-export async function chargeReconciliationWorkflow(input: {
-  merchantId: string;
-  orderId: string;
-}): Promise<{ settled: boolean }> {
+export async function chargeReconciliationWorkflow(input: ChargesToReconcile): Promise<{ settled: boolean }> {
   let settled = true;
   for (const chargeId of await ledger.chargesToReconcile(input)) {
     const outcome = await processor

@@ -41,6 +41,36 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
     paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: nextYear },
     ...overrides,
   });
+  /** Charge 2 of a declined order, sent on `cardToken` at `sentAt` and never answered (a ledger row). */
+  const leaveUnansweredCharge = (
+    orderId: string,
+    externalOrderId: string,
+    cardToken: string,
+    sentAt: Date,
+    id: string = randomUUID(),
+  ) =>
+    stack.db('charges').insert({
+      id,
+      order_id: orderId,
+      merchant_id: mid,
+      external_order_id: externalOrderId,
+      kind: 'sale',
+      attempt: 2,
+      amount: 2500,
+      currency: 'USD',
+      state: 'unknown',
+      result: null,
+      network_code: null,
+      advice: null,
+      merchant_advice_code: null,
+      processor_decline_code: null,
+      processor_reference: null,
+      card_fingerprint: null,
+      request: { cardToken, mode: 'sale', flow: 'CIT', threeDSecure: null },
+      created_at: sentAt,
+      sent_at: sentAt,
+      attempted_at: sentAt,
+    });
   const events = async (orderId: string) => (await listOrderEvents(stack.db, orderId)).map((e) => e.name);
   const until = <T>(probe: () => Promise<T>, ok: (v: T) => boolean) =>
     eventually(probe, ok, { describe: 'the order to reach the awaited state' });
@@ -225,6 +255,57 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
         [3, 'sale', 'answered', 'approved', null, null],
       ]);
       for (const a of attempts) expect(Date.parse(a.answeredAtUtc)).toBeGreaterThanOrEqual(Date.parse(a.createdAtUtc));
+    });
+
+    it("a new attempt first settles an earlier attempt's charge the order never recorded, and charges under a new key", async () => {
+      const declines = { cardNumber: '4000000000009995', expiryMonth: 12, expiryYear: nextYear }; // 51 every time
+      const first = evaluateBody({ attemptCount: 1, paymentMethod: declines });
+      const declined = await api('POST', '/v1/evaluate', first);
+      expect(declined.body).toMatchObject({ status: 'DECLINED', orderStatusName: 'Declined' });
+      const orderId = declined.body.orderId;
+      const approving = await api('POST', '/v1/evaluate', evaluateBody());
+      const approvingToken = (await orderRow(stack.db, approving.body.orderId)).card_token;
+      // Attempt 2's run sent its charge (another card) and closed with no answer, the order still
+      // Declined at attempt 1: as a run before 2026-11-28 left it, or one whose processor never said.
+      const leftOver = randomUUID();
+      await leaveUnansweredCharge(orderId, first.externalOrderId, approvingToken, new Date(), leftOver);
+
+      const retry = await api('POST', '/v1/evaluate', { ...first, idempotencyKey: randomUUID(), attemptCount: 3 });
+      expect(retry.body).toMatchObject({ orderId, status: 'DECLINED' });
+      const rows = await stack.db('charges').where({ order_id: orderId }).orderBy(['attempt', 'created_at']);
+      // Charge 2 was sent again under its own key and card (approved), then refunded in full; the
+      // new attempt is 3, under a key of its own, with its own card.
+      expect(rows.map((r) => [r.attempt, r.kind, r.state, r.result])).toEqual([
+        [1, 'sale', 'answered', 'declined'],
+        [2, 'sale', 'reversed', 'approved'],
+        [2, 'reversal', 'answered', 'done'],
+        [3, 'sale', 'answered', 'declined'],
+      ]);
+      expect(rows[1]?.id).toBe(leftOver);
+      expect(rows[3]?.request?.cardToken).not.toBe(approvingToken);
+      expect((await orderRow(stack.db, orderId))?.service_attempts).toBe(3);
+    });
+
+    it('a new attempt whose earlier charge can no longer be settled is turned away, outcome not known', async () => {
+      const first = evaluateBody({
+        attemptCount: 1,
+        paymentMethod: { cardNumber: '4000000000009995', expiryMonth: 12, expiryYear: nextYear },
+      });
+      const declined = await api('POST', '/v1/evaluate', first);
+      const orderId = declined.body.orderId;
+      const order = await orderRow(stack.db, orderId);
+      // Sent 21 hours ago: past KEY_TRUSTED_MS, its key may be forgotten (a resend could charge anew).
+      const sentAt = new Date(Date.now() - 21 * 3_600_000);
+      await leaveUnansweredCharge(orderId, first.externalOrderId, order.card_token, sentAt);
+      const retry = await api('POST', '/v1/evaluate', { ...first, idempotencyKey: randomUUID(), attemptCount: 3 });
+      expect(retry.status).toBe(500);
+      expect(retry.body.error?.id).toBe('500010');
+      const rows = await stack.db('charges').where({ order_id: orderId }).orderBy('attempt');
+      expect(rows.map((r) => [r.attempt, r.state])).toEqual([
+        [1, 'answered'],
+        [2, 'unknown'],
+      ]);
+      expect(await orderRow(stack.db, orderId)).toMatchObject({ status_name: 'Declined', service_attempts: 1 });
     });
 
     it("shows the card's retry budget from the charges ledger, and declines what it does not allow", async () => {

@@ -485,7 +485,7 @@ describe('order workflow with fake activities', () => {
       },
     );
 
-    it('a new attempt on a declined order whose charge nobody retried is left to the next attempt, not undone', async () => {
+    it("a new attempt's charge nobody retried is settled as the hour ends: an approval given back", async () => {
       const { activities } = fakes({ processorCharge: unansweredThen(3, approved) });
       const resume: OrderResume = {
         status: 'Declined',
@@ -499,13 +499,13 @@ describe('order workflow with fake activities', () => {
           .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date(), { attemptCount: 2 })] })
           .catch((e: unknown) => e);
         expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
-        // The order exists (Declined): the merchant's next attempt starts a run from its serviceAttempts
-        // and re-sends charge 2 (its ledger row's key), recording the processor's first answer; undoing it here would let
-        // that attempt record a charge already refunded.
+        // The order stays Declined: charge 2, sent again under its key with its own request, is
+        // given back; the merchant's next attempt is numbered after it (src/orders/new-attempt.ts).
         expect(await handle.result()).toEqual({ status: 'Draft' });
       });
-      expect(chargeAttempts(activities)).toEqual([2, 2, 2]);
-      expect(activities.processorReverse).not.toHaveBeenCalled();
+      expect(chargeAttempts(activities)).toEqual([2, 2, 2, 2]);
+      expect(new Set(chargeKeys(activities)).size).toBe(1);
+      expect(activities.processorReverse).toHaveBeenCalledTimes(1);
       expect(activities.processorVoid).not.toHaveBeenCalled();
     });
 

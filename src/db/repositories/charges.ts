@@ -104,14 +104,21 @@ export async function listChargesOfOrders(db: Db, orderIds: readonly string[]): 
 }
 
 /**
- * The charges of an order's run that closed before its first evaluate was decided whose money may
- * stand with no order to show for it: not answered (intent, sent, unknown), answered
- * "unavailable" (the processor could not say), or approved and never given back
- * (src/orders/unevaluated-run.ts).
+ * The charges no order holds whose money may stand: not answered (intent, sent, unknown), answered
+ * "unavailable" (the processor could not say), or approved and never given back. Those of an
+ * order's run that closed before its first evaluate was decided (src/orders/unevaluated-run.ts),
+ * or, on a declined order, those of attempts after the ones it recorded (`afterAttempt`: a new
+ * attempt's run that closed undecided, src/orders/new-attempt.ts).
  */
-export async function chargesToReconcile(db: Db, merchantId: string, orderId: string): Promise<ChargeRecord[]> {
+export async function chargesToReconcile(
+  db: Db,
+  merchantId: string,
+  orderId: string,
+  afterAttempt = 0,
+): Promise<ChargeRecord[]> {
   return db('charges')
     .where({ merchant_id: merchantId, order_id: orderId })
+    .where('attempt', '>', afterAttempt)
     .whereIn('kind', ['sale', 'authorization'])
     .where((q) =>
       q
@@ -121,11 +128,16 @@ export async function chargesToReconcile(db: Db, merchantId: string, orderId: st
     .orderBy('attempt');
 }
 
-/**
- * A card's declined charges at one merchant since `since` (any order), oldest first: what the
- * networks' retry rules count (src/domain/retry-budget.ts). Reads the partial index
- * charges_card_declines, so its cost is the card's recent declines, not the merchant's history.
- */
+/** The highest attempt number an order's charges (sales, authorizations) were sent under; 0 if none. */
+export async function highestChargeAttempt(db: Db, merchantId: string, orderId: string): Promise<number> {
+  const row = await db('charges')
+    .where({ merchant_id: merchantId, order_id: orderId })
+    .whereIn('kind', ['sale', 'authorization'])
+    .max<{ max: number | null }>('attempt as max')
+    .first();
+  return row?.max ?? 0;
+}
+
 /** One charge of a merchant's, by its id (its processor key). */
 export async function findCharge(db: Db, merchantId: string, id: string): Promise<ChargeRecord | undefined> {
   return db('charges').where({ id, merchant_id: merchantId }).first();

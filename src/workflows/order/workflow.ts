@@ -97,9 +97,10 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
     order.closing = true;
     await wf.condition(wf.allHandlersFinished);
     if (!order.evaluated) {
-      // Not on a new attempt of a declined order: that order exists, and the merchant's next
-      // attempt re-sends this charge under its key and records what the processor answers.
-      if (order.unsettledCharge && !start.resume && !order.superseded) {
+      // A new attempt on a declined order settles its charge too (since the patch; before it,
+      // left to the merchant's next attempt, which the API now reconciles first and numbers
+      // after it: src/orders/new-attempt.ts). Asked last, so no other run records its marker.
+      if (order.unsettledCharge && !order.superseded && (!start.resume || wf.patched('settle-new-attempt-charge'))) {
         // Its ledger rows record what this finds; the API reconciles from them whatever is left
         // unsettled before it starts the externalOrderId afresh (src/orders/unevaluated-run.ts).
         // A charge that recorded the order it decided was decided: that order goes on.

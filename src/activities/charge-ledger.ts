@@ -43,6 +43,8 @@ export interface LedgerRecording<T> {
 export interface LedgerSending<T> {
   /** What it records with its answer (the first evaluate's decided order). */
   recording?: LedgerRecording<T> | undefined;
+  /** An answer that says nothing of the call: not recorded, the row left unknown (ChargeInput.settling). */
+  saysNothing?: ((answer: T) => boolean) | undefined;
 }
 
 /** A send that reads what it needs in the statement recording its intent (throughLedgerReading). */
@@ -117,6 +119,10 @@ export function chargeLedger(db: Db) {
       throw err;
     }
     fault('charge.after-answer');
+    if (options.saysNothing?.(answer)) {
+      await storeStep('mark charge unknown', () => markChargeUnknown(db, row.id));
+      return { ...answer, key: row.id };
+    }
     const at = new Date();
     const writes = [
       chargeAnswerWrite(db, row.id, answerOf(answer), at),

@@ -56,6 +56,7 @@ export function createChargeReconciliationActivities(deps: { db: Db }, processor
           flow: row.request.flow,
           attempt: row.attempt,
           threeDSecure: row.request.threeDSecure,
+          settling: true,
           ...(row.request.challengeCompleted !== undefined
             ? { challengeCompleted: row.request.challengeCompleted }
             : {}),

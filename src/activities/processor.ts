@@ -87,6 +87,7 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
         ledgerAnswerOf,
         {
           recording: decision?.recording,
+          saysNothing: input.settling ? (outcome) => outcome.result === 'unavailable' : undefined,
           // The card and the settings are read in the statement that records the intent.
           recordSending: (intent, at) =>
             recordChargeSendingReading(deps.db, intent, at, {

@@ -286,25 +286,33 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect((await orderRow(stack.db, orderId))?.service_attempts).toBe(3);
     });
 
-    it('a new attempt whose earlier charge can no longer be settled is turned away, outcome not known', async () => {
+    it.each([
+      ['was first sent 21 hours before (its key may be forgotten): not sent again', 21, '4000000000009995'],
+      ['is answered "unavailable" when sent again: left unknown', 0, '4000000000000119'],
+    ])('a new attempt whose earlier charge %s is turned away, outcome not known', async (_case, hoursAgo, leftCard) => {
       const first = evaluateBody({
         attemptCount: 1,
         paymentMethod: { cardNumber: '4000000000009995', expiryMonth: 12, expiryYear: nextYear },
       });
       const declined = await api('POST', '/v1/evaluate', first);
       const orderId = declined.body.orderId;
-      const order = await orderRow(stack.db, orderId);
-      // Sent 21 hours ago: past KEY_TRUSTED_MS, its key may be forgotten (a resend could charge anew).
-      const sentAt = new Date(Date.now() - 21 * 3_600_000);
-      await leaveUnansweredCharge(orderId, first.externalOrderId, order.card_token, sentAt);
+      // The left-over charge's card, vaulted by an evaluate of its own.
+      const other = evaluateBody({ paymentMethod: { cardNumber: leftCard, expiryMonth: 12, expiryYear: nextYear } });
+      await api('POST', '/v1/evaluate', other);
+      const leftOrder = await stack.db('orders').where({ external_order_id: other.externalOrderId }).first();
+      if (!leftOrder) throw new Error(`the evaluate of card ${leftCard} made no order`);
+      const sentAt = new Date(Date.now() - hoursAgo * 3_600_000 - 60_000);
+      await leaveUnansweredCharge(orderId, first.externalOrderId, leftOrder.card_token, sentAt);
       const retry = await api('POST', '/v1/evaluate', { ...first, idempotencyKey: randomUUID(), attemptCount: 3 });
       expect(retry.status).toBe(500);
       expect(retry.body.error?.id).toBe('500010');
       const rows = await stack.db('charges').where({ order_id: orderId }).orderBy('attempt');
-      expect(rows.map((r) => [r.attempt, r.state])).toEqual([
-        [1, 'answered'],
-        [2, 'unknown'],
+      expect(rows.map((r) => [r.attempt, r.state, r.result])).toEqual([
+        [1, 'answered', 'declined'],
+        [2, 'unknown', null],
       ]);
+      // Sent again only while its key is trusted.
+      expect(Number(rows[1]?.sent_at) > sentAt.getTime()).toBe(hoursAgo === 0);
       expect(await orderRow(stack.db, orderId)).toMatchObject({ status_name: 'Declined', service_attempts: 1 });
     });
 

@@ -341,6 +341,11 @@ describe('order workflow with fake activities', () => {
       ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
         ([c]) => (c as ChargeInput).attempt,
       );
+    /** Which sends were settling ones (ChargeInput.settling: "unavailable" then is no answer). */
+    const settlingSends = (activities: object) =>
+      ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
+        ([c]) => (c as ChargeInput).settling === true,
+      );
     const started = async (taskQueue: string, resume?: OrderResume, chargeRecordsDecision = false) => {
       const handle = await start(taskQueue, resume, chargeRecordsDecision);
       trackHistory('order', handle.workflowId);
@@ -480,6 +485,8 @@ describe('order workflow with fake activities', () => {
         });
         expect(chargeKeys(activities)).toHaveLength(tries);
         expect(new Set(chargeKeys(activities)).size).toBe(1);
+        // The caller's three sends record any answer; the hour's end only asks (settling).
+        expect(settlingSends(activities)).toEqual([false, false, false, ...Array(tries - 3).fill(true)]);
         expect(activities.processorReverse).not.toHaveBeenCalled();
         expect(activities.processorVoid).not.toHaveBeenCalled();
       },

@@ -72,6 +72,12 @@ export interface ChargeInput {
    * undecided). Absent: the answer alone is recorded, and the workflow commits what it decides.
    */
   decides?: DecisionPlan & { mode: 'decide' | 'adopt' };
+  /**
+   * A send that settles a charge left unanswered (sent again under its key to learn its outcome):
+   * "unavailable" then says nothing of it, so the ledger keeps the row unknown, and a later send
+   * under the key can still record the processor's answer (absent: any answer is recorded).
+   */
+  settling?: boolean;
 }
 
 /** What the activity needs to decide the first evaluate's order as the workflow would (Order.commit). */

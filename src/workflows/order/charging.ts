@@ -15,13 +15,15 @@ type ProcessorApi = typeof processor | typeof processorSettling;
  * One charge attempt, through the charges ledger (its row, written first, names the processor's
  * idempotency key). The attempt number advances only once the processor's answer is recorded by a
  * commit; until then the caller is told to try again and the retry reuses the same attempt and so
- * the same key, so the processor returns its first answer instead of charging twice.
+ * the same key, so the processor returns its first answer instead of charging twice. `settling`:
+ * sent again only to learn what became of it (ChargeInput.settling).
  */
 export async function charge(
   order: Order,
   api: ProcessorApi,
   challengeCompleted = false,
   decides?: 'decide' | 'adopt',
+  settling = false,
 ): Promise<ChargeResult> {
   const s = order.state;
   const attempt = s.serviceAttempts + 1;
@@ -45,6 +47,7 @@ export async function charge(
       challengeCompleted,
       attemptedAtUtc: new Date().toISOString(),
       ...plan,
+      ...(settling ? { settling } : {}),
     });
     order.charges.answer(attempt, result);
     if (result.decided) order.adoptRecorded(result.decided.changes, new Date(result.decided.atUtc));
@@ -106,7 +109,7 @@ export async function reverseUnsettledCharge(
   const attempt = s.serviceAttempts + 1;
   let result: ChargeResult;
   try {
-    result = await charge(order, api, false, adoptDecided ? 'adopt' : undefined);
+    result = await charge(order, api, false, adoptDecided ? 'adopt' : undefined, true);
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
     return 'unsettled';

@@ -11,9 +11,15 @@ export function adviceForNetworkCode(code: string): Advice {
   return declineCategory(code) === 'hard' ? 'hard_decline' : 'retryable';
 }
 
-/** Mastercard's Merchant Advice Codes 03 (do not try again) and 21 (payment cancelled) forbid any retry. */
+/**
+ * Mastercard's Merchant Advice Codes: 03 (do not try again) and 21 (payment cancelled) forbid any
+ * retry; 01 (new account information available) will not be approved with the card data the
+ * merchant holds, so it is a hard decline (the merchant asks the cardholder for the new data).
+ */
 export function adviceForMerchantAdviceCode(mac: string): Advice {
-  return ['03', '21'].includes(mac.trim()) ? 'do_not_retry' : 'retryable';
+  const code = mac.trim();
+  if (code === '03' || code === '21') return 'do_not_retry';
+  return code === '01' ? 'hard_decline' : 'retryable';
 }
 
 /**

@@ -76,12 +76,18 @@ const ADVICE_CODES: Readonly<Record<string, Advice>> = {
   confirm_card_data: H, // the same card data will not be approved: the cardholder must update it
 };
 
+/** The advice that forbids more: do not retry, then hard decline, then retryable. */
+function stricter(...advice: Array<Advice | undefined>): Advice | undefined {
+  return [X, H, R].find((a) => advice.includes(a));
+}
+
 /**
- * A Stripe card decline in our terms. Precedence: Stripe's advice_code, then a do-not-retry
- * network code (it forbids what a soft decline_code would allow), then the decline_code (or the
- * error code when Stripe gives none), then the network code alone. Unknown codes are retryable
- * "05" (do not honour): the networks' default for a decline without a reason. A Mastercard Merchant
- * Advice Code 03 or 21 (never try again) wins over everything.
+ * A Stripe card decline in our terms. Precedence: Stripe's advice_code, then the stricter of the
+ * network's code and the decline_code (or the error code when Stripe gives none): the issuer's
+ * own code saying a card is lost, stolen, expired or closed forbids what a soft decline_code
+ * (`generic_decline`, `insufficient_funds`) would allow, and the other way round. Unknown codes
+ * are retryable "05" (do not honour): the networks' default for a decline without a reason. A
+ * Mastercard Merchant Advice Code 03 or 21 (never try again), or 01 (new card data), wins over all.
  */
 export function declineFromStripe(fields: StripeDeclineFields): Decline {
   const reason = fields.decline_code || fields.code || undefined;
@@ -91,10 +97,8 @@ export function declineFromStripe(fields: StripeDeclineFields): Decline {
   const fromAdvice = fields.advice_code ? ADVICE_CODES[fields.advice_code] : undefined;
   const networkAdvice = network ? adviceForNetworkCode(network) : undefined;
   const mac = fields.network_advice_code?.trim() || undefined;
-  const advice: Advice =
-    mac && adviceForMerchantAdviceCode(mac) === X
-      ? X
-      : (fromAdvice ?? (networkAdvice === X ? X : (known?.[1] ?? networkAdvice ?? adviceForNetworkCode(code))));
+  const issuerAdvice = fromAdvice ?? stricter(networkAdvice, known?.[1]) ?? adviceForNetworkCode(code);
+  const advice = (mac && stricter(adviceForMerchantAdviceCode(mac), issuerAdvice)) || issuerAdvice;
   return {
     result: 'declined',
     code,

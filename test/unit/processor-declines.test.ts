@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config';
 import { scrub } from '../../src/domain/sensitive-data';
-import { adviceForNetworkCode, chargeResultOf } from '../../src/processors/advice';
+import { adviceForMerchantAdviceCode, adviceForNetworkCode, chargeResultOf } from '../../src/processors/advice';
 import { createSandboxAdapter } from '../../src/processors/sandbox-adapter';
 import { declineFromStripe } from '../../src/processors/stripe-declines';
 
@@ -61,6 +61,49 @@ describe('processor decline mapping', () => {
       advice: 'do_not_retry',
     });
     expect(declineFromStripe({ decline_code: 'stolen_card', network_decline_code: '05' }).advice).toBe('hard_decline');
+  });
+
+  it('a hard network code (lost, stolen, expired, closed) wins over a soft decline_code: never retried', () => {
+    const cases = [
+      ['generic_decline', '41'],
+      ['do_not_honor', '14'],
+      ['insufficient_funds', '54'],
+      ['try_again_later', '43'],
+      ['generic_decline', '59'],
+    ] as const;
+    for (const [reason, network] of cases) {
+      const decline = declineFromStripe({ decline_code: reason, network_decline_code: network });
+      expect({ reason, ...decline }).toMatchObject({ reason, code: network, advice: 'hard_decline' });
+      expect(chargeResultOf(decline)).toEqual({ result: 'hard_decline', code: network });
+    }
+    // Stripe's advice_code stays the issuer's last word.
+    const advised = { decline_code: 'generic_decline', network_decline_code: '54', advice_code: 'try_again_later' };
+    expect(declineFromStripe(advised).advice).toBe('retryable');
+  });
+
+  it("Mastercard's Merchant Advice Code: 03 and 21 never retried, 01 (new card data) a hard decline, the rest wait", () => {
+    const withMac = (mac: string, fields: Record<string, string> = {}) =>
+      declineFromStripe({
+        decline_code: 'generic_decline',
+        network_decline_code: '05',
+        network_advice_code: mac,
+        ...fields,
+      });
+    expect(withMac('03', { advice_code: 'try_again_later' })).toMatchObject({
+      advice: 'do_not_retry',
+      merchantAdviceCode: '03',
+    });
+    expect(withMac('21').advice).toBe('do_not_retry');
+    expect(withMac('01')).toMatchObject({ advice: 'hard_decline', merchantAdviceCode: '01' });
+    expect(withMac('01', { network_decline_code: 'R1' }).advice).toBe('do_not_retry');
+    // 02 and 24-30 are retried, after the wait the network rules hold (src/domain/network-rules.ts).
+    expect(['02', '24', '30'].map((mac) => withMac(mac).advice)).toEqual(Array(3).fill('retryable'));
+    expect(['01', '03', '21', '02'].map(adviceForMerchantAdviceCode)).toEqual([
+      'hard_decline',
+      'do_not_retry',
+      'do_not_retry',
+      'retryable',
+    ]);
   });
 
   it('network codes alone: hard codes and Visa stop-payment codes are never retried', () => {

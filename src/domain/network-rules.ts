@@ -138,10 +138,11 @@ export const NETWORK_RULES: readonly NetworkRule[] = [
     kind: 'limit',
     id: 'mastercard_35_in_30_days',
     network: 'mastercard',
-    regions: ['other'],
+    // Canada since 1 April 2024; applied to the US too (the stricter reading: docs/network-rules.md).
+    regions: NETWORK_REGIONS,
     maxDeclines: 35,
     windowMs: 30 * DAY,
-    source: `${MASTERCARD_EXCESSIVE}: other regions, 35 declines in 30 days`,
+    source: `${MASTERCARD_EXCESSIVE}: 35 declines in 30 days (Canada since 1 April 2024, other regions)`,
   },
   {
     kind: 'stop',

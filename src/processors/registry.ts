@@ -2,7 +2,8 @@ import type { Logger } from '../logger';
 import type { ProcessorName, ProcessorPort } from './port';
 import { createSandboxAdapter } from './sandbox-adapter';
 import type { ProcessorSettings } from './settings';
-import { createStripeAdapter, isStripeAuthorization } from './stripe-adapter';
+import { createStripeAdapter } from './stripe-adapter';
+import { isStripeAuthorization } from './stripe-amounts';
 
 export interface Processors {
   /**

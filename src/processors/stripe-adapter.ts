@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { Logger } from '../logger';
 import type { ChargeOutcome, ChargeRequest, ProcessorPort } from './port';
 import type { StripeSettings } from './settings';
-import { stripeAmount } from './stripe-amounts';
+import { isStripeAuthorization, stripeAmount } from './stripe-amounts';
 import { declineFromStripe } from './stripe-declines';
 
 type StripeErrorLike = Error & {
@@ -130,7 +130,7 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
       return await run();
     } catch (err) {
       const e = err as StripeErrorLike;
-      if (!isTransient(e))
+      if (err instanceof AmountNotTaken || !isTransient(e))
         logger?.error(
           { processor: 'stripe', call, idempotencyKey: key, type: e.type, code: e.code },
           'Stripe refused the request',
@@ -171,17 +171,17 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
   };
 }
 
-/** Stripe's amount for a capture or refund; one it cannot take exactly is refused, as Stripe would (thrown). */
+/** An amount Stripe cannot take exactly: refused for good, as Stripe would (the API refuses it first). */
+class AmountNotTaken extends Error {
+  override name = 'AmountNotTaken';
+}
+
+/** Stripe's amount for a capture or refund; one it cannot take exactly is refused (thrown). */
 function exactly(amount: number, currency: string): number {
   const scaled = stripeAmount(amount, currency);
   if (scaled === undefined)
-    throw new Error(`Stripe cannot take ${amount} ${currency.toUpperCase()} minor units exactly`);
+    throw new AmountNotTaken(`Stripe cannot take ${amount} ${currency.toUpperCase()} minor units exactly`);
   return scaled;
-}
-
-/** Stripe's authorizations are its PaymentIntents. */
-export function isStripeAuthorization(authorizationId: string): boolean {
-  return authorizationId.startsWith('pi_');
 }
 
 /** Worth the same request again: the network, Stripe's rate limit or Stripe's own failure. */

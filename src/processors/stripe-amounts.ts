@@ -19,6 +19,21 @@ export function stripeAmount(amount: number, currency: string): number | undefin
   return scaled;
 }
 
+/** Stripe's authorizations are its PaymentIntents. */
+export function isStripeAuthorization(authorizationId: string): boolean {
+  return authorizationId.startsWith('pi_');
+}
+
+/**
+ * Whether the processor that issued `authorizationId` can capture or refund `amount` exactly: a
+ * Stripe PaymentIntent only what stripeAmount converts; the sandbox anything. The API refuses
+ * any other amount before anything is reserved (it would be refused at Stripe for good).
+ */
+export function processorTakesAmount(authorizationId: string | null, amount: number, currency: string): boolean {
+  if (!authorizationId || !isStripeAuthorization(authorizationId)) return true;
+  return stripeAmount(amount, currency) !== undefined;
+}
+
 const STRIPE_ZERO_DECIMAL = new Set([
   'BIF',
   'CLP',

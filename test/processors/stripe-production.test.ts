@@ -180,6 +180,41 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     expect(network.requests.length).toBe(before);
   });
 
+  it('a capture or refund amount Stripe cannot take exactly is 400 before anything is reserved; the order goes on', async () => {
+    // KWD: three decimals in ISO and at Stripe, which takes them only to the nearest ten.
+    const kwd = await evaluate(CARDS.approves, {
+      transactionType: 'AUTHORIZATION',
+      transaction: { amount: 10_000, currency: 'KWD', responseCode: '51' },
+    });
+    expect(kwd.body).toMatchObject({ outcome: 'CAPTUREREQUIRED' });
+    const { orderId } = kwd.body;
+    const before = network.requests.length;
+    const key = randomUUID();
+    const odd = await api('POST', '/v1/capture', { idempotencyKey: key, orderId, amount: 1235 });
+    expect([odd.status, odd.body.error?.id]).toEqual([400, '400002']);
+    expect(odd.body.error?.field).toBe('amount');
+    expect(network.requests.length).toBe(before);
+    // Nothing was stored under the key: the mended capture may reuse it.
+    const captured = await api('POST', '/v1/capture', { idempotencyKey: key, orderId, amount: 1230 });
+    expect(captured.body).toMatchObject({ status: 'APPROVED', amounts: { captured: 1230 } });
+
+    const refundsBefore = sent('/v1/refunds').length;
+    const refund = await api('POST', `/v1/orders/${orderId}/refund`, {
+      amountToRefund: '0.105',
+      idempotencyKey: randomUUID(),
+    });
+    expect([refund.status, refund.body.error?.id]).toEqual([400, '400002']);
+    const order = (await api('GET', `/v1/orders/${orderId}`)).body;
+    expect(order.amounts).toMatchObject({ captured: 1230, refunded: 0 });
+    expect(sent('/v1/refunds')).toHaveLength(refundsBefore);
+    const refunded = await api('POST', `/v1/orders/${orderId}/refund`, {
+      amountToRefund: '0.1',
+      idempotencyKey: randomUUID(),
+    });
+    expect(refunded.body).toMatchObject({ amount: 100, status: 'APPROVED' });
+    expect(sent('/v1/refunds', refunded.body.transactionId)[0]?.params.amount).toBe('100');
+  });
+
   it('CIT: a required authentication answers CHALLENGE; a do-not-retry decline answers DECLINED with its code', async () => {
     const challenge = await evaluate(CARDS.challenge);
     expect(challenge.body).toMatchObject({ outcome: 'CHALLENGE' });

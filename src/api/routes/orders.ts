@@ -11,6 +11,7 @@ import { cancelOrder, captureOrder, findOrderByReference, refundOrder } from '..
 import type { OrderDeps } from '../../orders/deps';
 import { planEvaluate } from '../../orders/evaluate';
 import { orderLookup } from '../../orders/order-lookup';
+import { processorTakesAmount } from '../../processors/stripe-amounts';
 import { payingMerchant } from '../access';
 import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
@@ -43,6 +44,19 @@ export const refundBody = z.preprocess(
     isPartialRefund: z.boolean().optional(),
   }),
 );
+
+/**
+ * A capture or refund amount the order's processor cannot take exactly (Stripe's units:
+ * src/processors/stripe-amounts.ts) is refused before anything is reserved: at the processor it
+ * would be refused for good, and never rounded.
+ */
+function refuseAmountNotTaken(order: OrderRow, amount: number, field: 'amount' | 'amountToRefund'): void {
+  if (processorTakesAmount(order.authorization_id, amount, order.currency)) return;
+  throw new ApiError('validation_failed', {
+    field,
+    message: `${field}: the order's processor cannot take this ${order.currency} amount exactly (docs/processors.md)`,
+  });
+}
 
 export type OrderRouteDeps = OrderDeps & {
   logger: Logger;
@@ -94,6 +108,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
         message: `currency: must be the order's currency (${order.currency})`,
       });
     }
+    if (body.amount !== undefined) refuseAmountNotTaken(order, body.amount, 'amount');
     const scope = { merchantId, operation: 'capture', key: body.idempotencyKey, request: body };
     await idempotent(ctx, deps, scope, async () =>
       captureAnswer(await captureOrder(deps, order, body.amount ?? null, body.idempotencyKey)),
@@ -148,6 +163,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
         });
       }
     }
+    if (amount !== null) refuseAmountNotTaken(order, amount, 'amountToRefund');
     const partial = amount !== null && amount !== order.captured_amount;
     if (partial && !body.idempotencyKey) throw new ApiError('idempotency_key_required', { field: 'idempotencyKey' });
     const idempotencyKey = body.idempotencyKey ?? null;

@@ -84,17 +84,21 @@ export async function cancelOrder(
   return { kind: 'cancelled' };
 }
 
+/** A refund's id: the full refund of the order, or its partial refund under this idempotencyKey. */
+export function refundIdOf(orderId: string, partialKey: string | null): string {
+  return derivedUuid('refund', orderId, partialKey !== null ? `partial:${partialKey}` : 'full');
+}
+
 /**
  * A refund, run by its own refund workflow against the refunds ledger. Its id is a function of
- * the refund: the full refund of this order, or this order's partial refund under this
- * idempotencyKey. Asked twice, it is one refund.
+ * the refund (refundIdOf). Asked twice, it is one refund.
  */
 export async function refundOrder(
   deps: OrderDeps,
   order: OrderRow,
   refund: { amount: number | null; partial: boolean; idempotencyKey: string | null },
 ): Promise<Refunded> {
-  const refundId = derivedUuid('refund', order.id, refund.partial ? `partial:${refund.idempotencyKey}` : 'full');
+  const refundId = refundIdOf(order.id, refund.partial ? refund.idempotencyKey : null);
   const result = await deps.workflows
     .refund({
       refundId,

@@ -611,6 +611,21 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect((await refund.describe()).priority).toMatchObject({ priorityKey: 2, fairnessKey: mid });
     });
 
+    it("a partial refund's key sent again with another amount after its answer was lost is 409002, never the first's 200", async () => {
+      const { orderId } = (await api('POST', '/v1/evaluate', evaluateBody())).body; // 25.00 USD
+      const key = randomUUID();
+      const first = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: '0.30', idempotencyKey: key });
+      expect(first.body).toMatchObject({ amount: 30, status: 'APPROVED' });
+      // The answer lost (a 500 500010 frees the key for a retry): the stored request is gone.
+      expect(await stack.db('idempotency_keys').where({ merchant_id: mid, key }).delete()).toBe(1);
+      const other = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: '0.50', idempotencyKey: key });
+      expect([other.status, other.body.error?.id]).toEqual([409, '409002']);
+      // The same request again is that refund, not a second one.
+      const again = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: '0.30', idempotencyKey: key });
+      expect(again.body).toMatchObject({ amount: 30, refundedAmount: 30, transactionId: first.body.transactionId });
+      expect(await stack.db('refunds').where({ order_id: orderId })).toHaveLength(1);
+    });
+
     it('refuses to refund an order that is not completed (409007)', async () => {
       const { orderId } = await authorize();
       expect((await api('POST', `/v1/orders/${orderId}/refund`, {})).body.error).toMatchObject({

@@ -2,12 +2,13 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
+import { findRefund } from '../../db/repositories/refunds';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
 import { evaluateRequest, orderRef, withoutNulls } from '../../domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
-import { cancelOrder, captureOrder, findOrderByReference, refundOrder } from '../../orders/commands';
+import { cancelOrder, captureOrder, findOrderByReference, refundIdOf, refundOrder } from '../../orders/commands';
 import type { OrderDeps } from '../../orders/deps';
 import { planEvaluate } from '../../orders/evaluate';
 import { orderLookup } from '../../orders/order-lookup';
@@ -166,6 +167,13 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     if (amount !== null) refuseAmountNotTaken(order, amount, 'amountToRefund');
     const partial = amount !== null && amount !== order.captured_amount;
     if (partial && !body.idempotencyKey) throw new ApiError('idempotency_key_required', { field: 'idempotencyKey' });
+    // A partial refund's key names one refund. Sent again with another amount after its first
+    // answer was lost (which frees the key), it is the key reused (409002), checked before the
+    // claim so nothing is stored: never the first refund's 200 for an amount not refunded.
+    if (partial && body.idempotencyKey) {
+      const earlier = await findRefund(deps.db, order.id, refundIdOf(order.id, body.idempotencyKey));
+      if (earlier && earlier.amount !== amount) throw new ApiError('idempotency_key_reused');
+    }
     const idempotencyKey = body.idempotencyKey ?? null;
     const scope = {
       merchantId: order.merchant_id,

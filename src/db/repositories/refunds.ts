@@ -113,6 +113,11 @@ export async function reserveRefund(db: Db, req: RefundRequest, now: Date): Prom
   });
 }
 
+/** A refund of the order's, by its id. */
+export async function findRefund(db: Db, orderId: string, refundId: string): Promise<RefundRecord | undefined> {
+  return db('refunds').where({ id: refundId, order_id: orderId }).first();
+}
+
 /**
  * Whether the refund is in the ledger: read by the API when the refund's workflow did not answer
  * by its deadline, to tell "may still complete" (reserved: the processor refund goes on) from

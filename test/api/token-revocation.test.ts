@@ -1,9 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../../scripts/cluster/free-ports';
+import { CacheNotifications } from '../../src/db/cache-notifications';
 import { revokeApiKey } from '../../src/db/repositories/api-keys';
 import { callApi } from '../helpers/api-client';
 import { eventually } from '../helpers/eventually';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { capturedLogger } from '../helpers/log-capture';
 import { startTestStack, type TestStack } from '../helpers/stack';
 import { startApiProcess, stopApiProcess } from '../helpers/worker-process';
 
@@ -67,6 +69,36 @@ describe('a revoked token is refused by every API process within one second', ()
       expect(await probe(stack.baseUrl, token, merchant.mid)).toEqual({ status: 200, id: undefined }); // now cached
       expect((await callApi(stack.baseUrl, admin, 'DELETE', `/v1/api-keys/${key.clientId}`)).status).toBe(200);
       expect(await probe(stack.baseUrl, token, merchant.mid)).toEqual({ status: 401, id: '401002' });
+    }
+  });
+
+  it('a token issued leaves every cache as it is; a token deleted tells them', async () => {
+    const heard: string[] = [];
+    const notifications = CacheNotifications.forDb(stack.db, capturedLogger().logger).start();
+    notifications.onInvalidate((table) => {
+      if (table === 'access_tokens') heard.push(table);
+    });
+    try {
+      await eventually(
+        async () => notifications.isLive(),
+        (live) => live,
+        { describe: 'the listener to be live', timeoutMs: 5_000, intervalMs: 20 },
+      );
+      const merchant = await seedMerchant(stack.db);
+      const key = await seedKey(stack.db, merchant, ['settings']);
+      await notifications.catchUp();
+      expect(heard).toEqual([]);
+      // Issued through the token endpoint (its insert and its housekeeping delete), twice.
+      await accessToken(stack.baseUrl, key);
+      await accessToken(stack.baseUrl, key);
+      await notifications.catchUp(); // every notification committed before has arrived
+      expect(heard).toEqual([]);
+      // A deleted token may be one a cache holds: every process hears of it.
+      await stack.db('access_tokens').where({ api_key_id: key.clientId }).delete();
+      await notifications.catchUp();
+      expect(heard).toEqual(['access_tokens']);
+    } finally {
+      await notifications.stop();
     }
   });
 

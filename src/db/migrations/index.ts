@@ -23,6 +23,7 @@ import * as cacheNotifications from './20261129010000_cache_notifications';
 import * as rescueReports from './20261129020000_rescue_reports';
 import * as rescueReportRollup from './20261129030000_rescue_report_rollup';
 import * as eventsPartnerIndex from './20261130010000_events_partner_index';
+import * as tokenNotifyOnChange from './20261130020000_token_notify_on_change';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -53,4 +54,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261129020000_rescue_reports', migration: rescueReports },
   { name: '20261129030000_rescue_report_rollup', migration: rescueReportRollup },
   { name: '20261130010000_events_partner_index', migration: eventsPartnerIndex },
+  { name: '20261130020000_token_notify_on_change', migration: tokenNotifyOnChange },
 ];

@@ -22,6 +22,14 @@ export interface MerchantSettings {
   processor: ProcessorName | null;
 }
 
+/** The settings an order runs by: all but the technical contact (personal data, kept out of histories). */
+export type OrderSettings = Omit<MerchantSettings, 'technicalContactEmail'>;
+
+/** What an evaluate sends its order of the merchant's settings (EvaluateInput.settings). */
+export function orderSettingsOf({ technicalContactEmail: _, ...runsBy }: MerchantSettings): OrderSettings {
+  return runsBy;
+}
+
 export const DEFAULT_MERCHANT_SETTINGS: MerchantSettings = {
   defaultExpiryHours: 7 * 24,
   syncMitWindowHours: 24,

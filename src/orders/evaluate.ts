@@ -10,6 +10,7 @@ import {
 } from '../db/repositories/evaluate-reads';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
+import { orderSettingsOf } from '../domain/merchant-settings';
 import type { EvaluateInput } from '../domain/orders/contracts';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
 import { OrderFailure } from '../domain/orders/order-failure';
@@ -159,7 +160,7 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
       siteId: body.siteId ?? null,
       threeDSecure: body.threeDSecure ?? null,
       cvvPresent: body.cvvPresent,
-      settings,
+      settings: orderSettingsOf(settings),
       scored: scoreTransaction(
         {
           ...(body.cvvPresent !== undefined ? { cvvPresent: body.cvvPresent } : {}),

@@ -366,6 +366,22 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
     });
   });
 
+  it("keeps the merchant's technical contact out of the order's workflow history", async () => {
+    const contact = `ops-${randomUUID()}@merchant.example`;
+    expect((await api('PUT', `/v1/merchants/${mid}/settings`, { technicalContactEmail: contact })).status).toBe(200);
+    const body = evaluateBody();
+    const res = await api('POST', '/v1/evaluate', body);
+    expect(res.body).toMatchObject({ outcome: 'APPROVED' });
+    const history = await stack.client.workflow.getHandle(orderWorkflowId(mid, body.externalOrderId)).fetchHistory();
+    // Payloads as their JSON (the history's JSON form carries them in base64).
+    const text = JSON.stringify(history.events, (k, v) =>
+      k === 'data' && typeof v === 'string' ? Buffer.from(v, 'base64').toString() : v,
+    );
+    // The settings the order runs by are there; the contact is not.
+    expect(text).toContain('captureWindowMinutes');
+    expect(text).not.toContain(contact);
+  });
+
   describe('idempotency', () => {
     it('replays the original response byte for byte within 24 hours', async () => {
       const body = evaluateBody();

@@ -1,4 +1,4 @@
-import type { MerchantSettings } from '../merchant-settings';
+import type { OrderSettings } from '../merchant-settings';
 import type { RetryBudget } from '../retry-budget';
 import type { ScoreResult } from './activity-contracts';
 import type { Flow, OrderStatusName, Outcome } from './status';
@@ -84,7 +84,8 @@ export interface EvaluateInput extends CallerDeadline {
   threeDSecure: Record<string, unknown> | null;
   /** Whether the merchant sent the card's verification value (never the value: CVV is not retained). */
   cvvPresent?: boolean;
-  settings: MerchantSettings;
+  /** The merchant's settings the order runs by; no contact data (it would stay in every history). */
+  settings: OrderSettings;
   /** The rescue score, from the API (src/orders/device-signals.ts). */
   scored: ScoreResult;
   /**

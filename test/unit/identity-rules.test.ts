@@ -53,6 +53,9 @@ describe('the vault cipher (AES-256-GCM)', () => {
     expect(() => openCard(tampered, 'm1', 't1', keys)).toThrow();
     expect(() => openCard(sealed, 'm2', 't1', keys)).toThrow();
     expect(() => openCard(sealed, 'm1', 't2', keys)).toThrow();
+    // A tag cut short (a database write) would weaken the check to its length: refused.
+    expect(sealed.authTag).toHaveLength(16);
+    expect(() => openCard({ ...sealed, authTag: sealed.authTag.subarray(0, 4) }, 'm1', 't1', keys)).toThrow();
   });
 
   it('fingerprints per merchant and per key, active key first', () => {

@@ -171,4 +171,18 @@ describe('dashboard links', () => {
     const refused = await get(link, '/v1/orders');
     expect([refused.status, errorId(refused)]).toEqual([401, '401005']);
   });
+
+  it('dies when the key that minted it loses the payments scope (401005)', async () => {
+    const merchant = await seedMerchant(stack.db);
+    const key = await seedKey(stack.db, merchant, ['payments', 'api_keys']);
+    const token = await accessToken(stack.baseUrl, key);
+    const link = linkTokenOf((await mintLink(stack.baseUrl, token)).body.url);
+    expect((await get(link, '/v1/orders')).status).toBe(200);
+    const changed = await callApi(stack.baseUrl, token, 'PUT', `/v1/api-keys/${key.clientId}`, {
+      scopes: ['api_keys'],
+    });
+    expect(changed.status).toBe(200);
+    const refused = await get(link, '/v1/orders');
+    expect([refused.status, errorId(refused)]).toEqual([401, '401005']);
+  });
 });

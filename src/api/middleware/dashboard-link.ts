@@ -35,7 +35,8 @@ export function bearerOrDashboardLink(
     }
     const { claims } = check;
     const key = await findApiKey(db, claims.apiKeyId);
-    if (!key || key.revoked_at || key.merchant_id !== claims.merchantId) {
+    // The key must still hold what minted the link: revoked, or its payments scope taken, it ends.
+    if (!key || key.revoked_at || key.merchant_id !== claims.merchantId || !key.scopes.includes('payments')) {
       throw new ApiError('dashboard_link_invalid', {
         headers: { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` },
       });

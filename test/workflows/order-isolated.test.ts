@@ -34,6 +34,7 @@ import { saveTrackedHistories, trackHistory } from '../helpers/histories';
 import { evaluateInput } from '../helpers/orders';
 import { createTimeSkippingEnv, sharedWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
 
+const HOUR = 3_600_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const card = { token: randomUUID(), brand: 'visa', bin: '411111', last4: '1111' };
 const approveAll = async (_: ChargeInput): Promise<ChargeResult> => ({ result: 'approved', authorizationId: 'auth-1' });
@@ -862,6 +863,33 @@ describe('order workflow with fake activities', () => {
         expect(final?.state).toMatchObject({ status: 'Cancelled', serviceAttempts: 3 });
         expect(final?.state.expiredAtUtc).toBe(final?.state.windowEndsAtUtc);
         expect(final?.events.map((e) => outboxEvent(e).name)).toEqual(['order.expired']);
+      });
+
+      it('retry times already passed are one attempt, not a burst; the schedule goes on from there', async () => {
+        // A declined order taken up again as an async MIT rescue (a new attempt) keeps its creation
+        // time, 73 hours ago, which the schedule counts from: its +1 minute ... +3 day retries have
+        // passed, as they would have for an order whose workers were down those three days.
+        const { activities } = fakes({ processorCharge: jest.fn(async () => softDecline) });
+        const now = await env.currentTimeMs();
+        const resume: OrderResume = {
+          status: 'Declined',
+          version: 1,
+          serviceAttempts: 1,
+          createdAtUtc: new Date(now - 73 * HOUR).toISOString(),
+        };
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue, resume);
+          const mit = { ...(await asyncMit()), attemptCount: 2 };
+          expect(await handle.executeUpdate(evaluateUpdate, { args: [mit] })).toMatchObject({ outcome: 'SUBMITTED' });
+          await env.sleep(100 * HOUR);
+          await handle.terminate('test over');
+        });
+        const sentAt = (activities.processorCharge as jest.Mock).mock.calls.map(([c]) =>
+          Math.round((Date.parse((c as ChargeInput).attemptedAtUtc as string) - now) / HOUR),
+        );
+        // One attempt for the six passed retry times, then +5 days (47 h on) and +7 days (95 h on).
+        expect(chargeAttempts(activities)).toEqual([2, 3, 4]);
+        expect(sentAt).toEqual([0, 47, 95]);
       });
 
       it("the last retry still unanswered at the window's end leaves a Problem, never an expiry over a possible charge", async () => {

@@ -449,6 +449,24 @@ describe('order workflow with fake activities', () => {
       expect(persisted).toEqual([]);
     });
 
+    it('a cancel while the first charge is unanswered is told the outcome is not known (retry), not "no such order"', async () => {
+      const { activities } = fakes({ processorCharge: unansweredThen(3, approved) });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await started(taskQueue);
+        const first = await handle
+          .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
+          .catch((e: unknown) => e);
+        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        const cancelled = await handle
+          .executeUpdate(cancelUpdate, { args: [{ via: 'external-cancel' }] })
+          .catch((e: unknown) => e);
+        expect(failureTypeOf(cancelled)).toBe(FAILURE.chargeOutcomeUnknown);
+        // Nothing sent: a rejected Update; the hour's end settles the charge (given back).
+        expect(await handle.result()).toEqual({ status: 'Draft' });
+      });
+      expect(activities.processorReverse).toHaveBeenCalledTimes(1);
+    });
+
     it('a first charge whose order was recorded with its answer, its caller never hearing, is that order when the hour ends: nothing undone', async () => {
       // The three sends the caller waits on fail after the answer and its order were recorded (a
       // lost completion); the hour's end asks again, and the ledger's row says the order was decided.

@@ -4,7 +4,7 @@ import { FAILURE } from '../../domain/orders/failures';
 import type { OrderStatusName } from '../../domain/orders/status';
 import { isFinal, timedTrigger } from '../../domain/orders/transitions';
 import { processorSettling } from './activities';
-import { reverseUnsettledCharge } from './charging';
+import { outcomeUnknown, reverseUnsettledCharge } from './charging';
 import { cancel, capture, challenge } from './commands';
 import { firstEvaluate, furtherEvaluate, refuseAnotherPayment } from './evaluate';
 import { cancelUpdate, captureUpdate, challengeUpdate, evaluateUpdate, orderStateQuery } from './messages';
@@ -31,6 +31,8 @@ const FIRST_EVALUATE_WAIT = '1 hour';
  * The workflow closes as soon as the order is final (completed, cancelled, declined, expired,
  * problem); refunds run afterwards in the refund workflow, against the refunds ledger.
  */
+const UNSETTLED_FIRST_CHARGE = "the order's first charge is still unanswered; its outcome is not known, try again";
+
 export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status: OrderStatusName }> {
   const order = new Order(start);
 
@@ -49,6 +51,10 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
         type: FAILURE.orderBusy,
         message: 'another command on this order is running',
       });
+    // Not evaluated, with its first charge unanswered: the outcome is not known yet, so a cancel
+    // (the interface's answer to a timed-out evaluate) is told to try again, not "no such order"
+    // (a 404 would be stored under its key). The run settles the charge by its hour's end.
+    if (needsEvaluated && !order.evaluated && order.unsettledCharge) throw outcomeUnknown(UNSETTLED_FIRST_CHARGE);
     if (needsEvaluated && !order.evaluated)
       throw wf.ApplicationFailure.create({ type: FAILURE.orderNotEvaluated, message: 'order not evaluated yet' });
     if (order.closing)

@@ -883,6 +883,27 @@ describe('order workflow with fake activities', () => {
         expect(final?.events.map((e) => outboxEvent(e).name)).toEqual(['order.expired']);
       });
 
+      it('a decline reported after its rescue window closed is DECLINED at once, never accepted', async () => {
+        const { activities, persisted } = fakes({ processorCharge: jest.fn(async () => softDecline) });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          // Declined 8 days ago, no expiryDateUtc: the merchant's default window (7 days) has closed.
+          const late = {
+            ...(await asyncMit()),
+            declinedAtUtc: new Date((await env.currentTimeMs()) - 192 * HOUR).toISOString(),
+          };
+          expect(await handle.executeUpdate(evaluateUpdate, { args: [late] })).toMatchObject({
+            outcome: 'DECLINED',
+            status: 'Declined',
+          });
+          expect(await handle.result()).toEqual({ status: 'Declined' });
+        });
+        expect(activities.processorCharge).not.toHaveBeenCalled();
+        expect(persisted.map((p) => [p.state.status, p.state.reasons.at(-1), p.events.length])).toEqual([
+          ['Declined', 'rescue_window_closed', 0],
+        ]);
+      });
+
       it('retry times already passed are one attempt, not a burst; the schedule goes on from there', async () => {
         // A declined order taken up again as an async MIT rescue (a new attempt) keeps its creation
         // time, 73 hours ago, which the schedule counts from: its +1 minute ... +3 day retries have

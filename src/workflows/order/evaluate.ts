@@ -97,7 +97,11 @@ export async function firstEvaluate(order: Order, input: EvaluateInput): Promise
 
 async function decide(order: Order, input: EvaluateInput, at: Date): Promise<EvaluateResult> {
   const s = order.state;
-  if (input.flow === 'SYNC_MIT' && at.getTime() >= order.windowEnd().getTime()) {
+  // A window already closed (a decline reported after it, with no expiryDateUtc) declines an MIT
+  // at once. Async MIT since the patch (asked only then): before, it was accepted and expired
+  // with no attempt, its expiry before its creation.
+  const closed = input.flow !== 'CIT' && at.getTime() >= order.windowEnd().getTime();
+  if (closed && (input.flow === 'SYNC_MIT' || wf.patched('async-mit-window-closed'))) {
     await order.commit(
       'evaluate',
       { status: 'Declined', outcome: 'DECLINED', reasons: ['rescue_window_closed'] },

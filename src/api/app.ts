@@ -88,7 +88,10 @@ export type RescueApp = Koa & { inFlight: InFlight };
 export function createApp(deps: AppDeps): RescueApp {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
-  const app = new Koa({ proxy: false });
+  // ctx.ip, what the per-address limits key on: the client's address as the configured proxies
+  // saw it (the right-most X-Forwarded-For entries, which they appended), else the TCP peer.
+  const hops = config.rateLimit.trustedProxyHops;
+  const app = new Koa(hops > 0 ? { proxy: true, maxIpsCount: hops } : { proxy: false });
   app.silent = true; // errors are logged by errorHandler, not by Koa's default stderr printer
 
   const inFlight = new InFlight();

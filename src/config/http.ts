@@ -13,6 +13,7 @@ export const httpEnv = {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(65_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
 };
 
 export interface HttpConfig {
@@ -23,6 +24,12 @@ export interface HttpConfig {
     burst: number;
     /** Per client IP: health, and failed credentials (token, tokenize, challenge reports) only. */
     perIp: { perSecond: number; burst: number };
+    /**
+     * Proxies in front of the API that append the client's address to X-Forwarded-For (an
+     * ingress: 1). The per-address limits then key on the address the outermost of them saw;
+     * 0 (the default): on the TCP peer, and the header is ignored (anyone could write it).
+     */
+    trustedProxyHops: number;
   };
   /** The HTTP server: slow clients cannot hold connections (src/api/server.ts). */
   http: {
@@ -42,6 +49,7 @@ export function httpSettings(e: EnvOf<typeof httpEnv>): HttpConfig {
       perSecond: e.RATE_LIMIT_PER_SECOND,
       burst: e.RATE_LIMIT_BURST,
       perIp: { perSecond: e.OPEN_RATE_LIMIT_PER_SECOND, burst: e.OPEN_RATE_LIMIT_BURST },
+      trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     },
     http: {
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,

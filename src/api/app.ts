@@ -88,12 +88,9 @@ export type RescueApp = Koa & { inFlight: InFlight };
 export function createApp(deps: AppDeps): RescueApp {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
-  // ctx.ip, what the per-address limits key on: the client's address as the configured proxies
-  // saw it (the right-most X-Forwarded-For entries, which they appended), else the TCP peer.
-  const hops = config.rateLimit.trustedProxyHops;
-  const app = new Koa(hops > 0 ? { proxy: true, maxIpsCount: hops } : { proxy: false });
+  // ctx.ip (the per-address limits' key): the client the trusted proxies saw, else the TCP peer.
+  const app = new Koa({ proxy: config.rateLimit.trustedProxyHops > 0, maxIpsCount: config.rateLimit.trustedProxyHops });
   app.silent = true; // errors are logged by errorHandler, not by Koa's default stderr printer
-
   const inFlight = new InFlight();
   app.use(inFlight.middleware());
   app.use(canonicalPath()); // `/v1//outcome` (the vendor's Node sample) and `/v1/outcome/` are `/v1/outcome`

@@ -1,13 +1,15 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/knex';
 import { revealedCardOf } from '../db/repositories/card-vault';
 import { type ChargeSendReads, recordChargeSendingReading } from '../db/repositories/charge-sending';
 import { orderVersionWrittenAt, orderWrites } from '../db/repositories/orders';
 import type { ChargeKind } from '../domain/orders/charge-attempts';
 import type { ChargeInput, ChargeResult, LedgerAnswer, PersistOrderInput } from '../domain/orders/contracts';
+import { FAILURE } from '../domain/orders/failures';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
 import { chargeResultOf } from '../processors/advice';
-import type { ChargeOutcome } from '../processors/port';
+import { type ChargeOutcome, ProcessorRefusal } from '../processors/port';
 import { createProcessors } from '../processors/registry';
 import type { ProcessorSettings } from '../processors/settings';
 import { decidedOrder, outcomeOfRow } from './charge-decided-order';
@@ -153,14 +155,22 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       return answer;
     },
 
-    /** Refunds part of a capture (the refund workflow, against the refunds ledger); the refund id is the key. */
+    /**
+     * Refunds part of a capture (the refund workflow, against the refunds ledger); the refund id
+     * is the key. A refusal for good is not retried (ProcessorRefused, with the processor's code).
+     */
     async processorRefund(input: {
       refundId: string;
       authorizationId: string;
       amount: number;
       currency?: string;
     }): Promise<{ processorReference: string }> {
-      return processors.forAuthorization(input.authorizationId).refund(input);
+      try {
+        return await processors.forAuthorization(input.authorizationId).refund(input);
+      } catch (err) {
+        if (!(err instanceof ProcessorRefusal)) throw err;
+        throw ApplicationFailure.nonRetryable(err.message, FAILURE.processorRefused, { code: err.code ?? null });
+      }
     },
   };
 }

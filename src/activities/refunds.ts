@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import { type Reservation, reserveRefund, settleRefund } from '../db/repositories/refunds';
+import { type Reservation, releaseRefund, reserveRefund, settleRefund } from '../db/repositories/refunds';
 import { derivedUuid } from '../domain/ids';
 import type { RefundRequest } from '../domain/orders/contracts';
 import { storeStep } from './store-failures';
@@ -14,6 +14,11 @@ export function createRefundActivities(deps: { db: Db }) {
     async settleRefund(input: { refundId: string; orderId: string; merchantId: string; processorReference: string }) {
       const eventId = derivedUuid('event', 'order.refunded', input.refundId);
       return storeStep('settle refund', () => settleRefund(deps.db, { ...input, eventId }, new Date()));
+    },
+
+    /** The processor refused the refund for good: it fails and its reservation is released. */
+    async releaseRefund(input: { refundId: string; orderId: string; merchantId: string }) {
+      return storeStep('release refund', () => releaseRefund(deps.db, input, new Date()));
     },
   };
 }

@@ -5,7 +5,7 @@ import {
   type OrderRow,
   orderViewOf,
 } from '../db/repositories/orders';
-import { refundReserved } from '../db/repositories/refunds';
+import { refundReserved } from '../db/repositories/refund-lookups';
 import { derivedUuid } from '../domain/ids';
 import { OrderFailure, refused } from '../domain/orders/order-failure';
 import type { OrderStatusName } from '../domain/orders/status';

@@ -88,10 +88,26 @@ export interface RefundRequest {
 }
 
 /**
+ * The processor refused a capture, void or refund for good (a disputed or already refunded
+ * charge, an amount it cannot take): the same request again would be refused again. `code` is
+ * the processor's own (Stripe's error code), for the logs and the operator.
+ */
+export class ProcessorRefusal extends Error {
+  override name = 'ProcessorRefusal';
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * One processor. `sale` charges and captures; `authorize` only authorizes (AUTHORIZATION and
  * Sync MIT). Capture, void and refund take the authorization the same processor issued: `issued`
  * says whether an authorization id is this processor's, so they reach it even after the merchant
- * changed processors. Transport failures are thrown (the activity is retried with the same key).
+ * changed processors. Transport failures are thrown (the activity is retried with the same key);
+ * a refusal for good is a ProcessorRefusal.
  */
 export interface ProcessorPort {
   readonly name: ProcessorName;

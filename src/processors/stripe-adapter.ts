@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { Logger } from '../logger';
-import type { ChargeOutcome, ChargeRequest, ProcessorPort } from './port';
+import { type ChargeOutcome, type ChargeRequest, type ProcessorPort, ProcessorRefusal } from './port';
 import type { StripeSettings } from './settings';
 import { isStripeAuthorization, stripeAmount } from './stripe-amounts';
 import { declineFromStripe } from './stripe-declines';
@@ -122,7 +122,8 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
 
   /**
    * Capture, void and refund throw on every failure, so the activity is retried with the same key
-   * until Stripe answers. A refusal is logged as an error too: retrying it will not help
+   * until Stripe answers; a refusal (not worth the same request again) is logged as an error and
+   * thrown as a ProcessorRefusal: a refund then ends refused, a capture or void is still retried
    * (docs/processors.md, "Open points").
    */
   async function settle<T>(call: string, key: string, run: () => Promise<T>): Promise<T> {
@@ -130,12 +131,12 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
       return await run();
     } catch (err) {
       const e = err as StripeErrorLike;
-      if (err instanceof AmountNotTaken || !isTransient(e))
-        logger?.error(
-          { processor: 'stripe', call, idempotencyKey: key, type: e.type, code: e.code },
-          'Stripe refused the request',
-        );
-      throw err;
+      if (!(err instanceof AmountNotTaken) && isTransient(e)) throw err;
+      logger?.error(
+        { processor: 'stripe', call, idempotencyKey: key, type: e.type, code: e.code },
+        'Stripe refused the request',
+      );
+      throw new ProcessorRefusal(`Stripe refused the ${call}`, err instanceof AmountNotTaken ? 'amount' : e.code);
     }
   }
 

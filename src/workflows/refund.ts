@@ -3,6 +3,7 @@ import type { ProcessorActivities } from '../activities/processor';
 import type { RefundActivities } from '../activities/refunds';
 import type { RefundRequest, RefundResult } from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
+import { failureTypeOf } from './order/charging';
 
 // The ledger steps touch only our database and are idempotent by the refund id: local activities,
 // retried until Postgres answers (never when it refuses the data itself).
@@ -35,20 +36,24 @@ export async function refundWorkflow(request: RefundRequest): Promise<RefundResu
   // answer ("nothing was decided") stays true. The ledger decides it, under the order's lock.
   if (reservation.kind === 'caller_gone') return reservation;
   let { refund, order } = reservation;
+  const ids = { refundId: refund.id, orderId: request.orderId, merchantId: request.merchantId };
   if (refund.state === 'pending') {
-    const { processorReference } = await processor.processorRefund({
-      refundId: refund.id,
-      authorizationId: order.authorizationId,
-      amount: refund.amount,
-      currency: order.currency,
-    });
-    ({ refund, order } = await ledger.settleRefund({
-      refundId: refund.id,
-      orderId: request.orderId,
-      merchantId: request.merchantId,
-      processorReference,
-    }));
+    try {
+      const { processorReference } = await processor.processorRefund({
+        refundId: refund.id,
+        authorizationId: order.authorizationId,
+        amount: refund.amount,
+        currency: order.currency,
+      });
+      ({ refund, order } = await ledger.settleRefund({ ...ids, processorReference }));
+    } catch (err) {
+      // Refused for good (a disputed or already refunded charge): released, and refused.
+      if (failureTypeOf(err) !== FAILURE.processorRefused) throw err;
+      ({ refund, order } = await ledger.releaseRefund(ids));
+    }
   }
+  // Refused by the processor, now or when first asked: the answer stands.
+  if (refund.state === 'failed') return { kind: 'refused', reason: 'refund_refused', status: order.status };
   return {
     kind: 'refunded',
     transactionId: refund.id,

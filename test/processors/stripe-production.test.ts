@@ -143,6 +143,30 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     expect(request?.params.payment_intent).toMatch(/^pi_/);
   });
 
+  it('a refund Stripe refuses for good (a disputed charge) is 409011, its amount released; nothing announced', async () => {
+    const { orderId } = (await evaluate(CARDS.approves)).body; // 25.00 USD, captured
+    const disputed = network.refuseRefundsOf(1234);
+    try {
+      const request = { amountToRefund: '12.34', idempotencyKey: randomUUID() };
+      const refused = await api('POST', `/v1/orders/${orderId}/refund`, request);
+      expect([refused.status, refused.body.error?.id, refused.body.error?.orderStatus]).toEqual([409, '409011', 7]);
+      // Asked once: a refusal for good is not retried.
+      expect(
+        sent('/v1/refunds')
+          .filter((r) => r.params.amount === '1234')
+          .map((r) => r.status),
+      ).toEqual([400]);
+      expect(await stack.db('refunds').where({ order_id: orderId })).toMatchObject([{ amount: 1234, state: 'failed' }]);
+      expect((await api('POST', `/v1/orders/${orderId}/refund`, request)).text).toBe(refused.text);
+    } finally {
+      disputed.allow();
+    }
+    // Nothing stays reserved: the whole captured amount may still be refunded.
+    const full = await api('POST', `/v1/orders/${orderId}/refund`, {});
+    expect(full.body).toMatchObject({ amount: 2500, refundedAmount: 2500, status: 'APPROVED' });
+    expect(await events(orderId)).toEqual(['order.completed', 'order.refunded']);
+  });
+
   it("sends amounts in Stripe's units: ISK x100 (authorize, capture, refund), MGA in whole ariary; never one it cannot take", async () => {
     // ISK has no minor unit in ISO 4217 (ours) but keeps two decimals at Stripe.
     const isk = await evaluate(CARDS.approves, {

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
-import { findRefund } from '../../db/repositories/refunds';
+import { findRefund } from '../../db/repositories/refund-lookups';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
 import { evaluateRequest, orderRef, withoutNulls } from '../../domain/orders/evaluate-request';

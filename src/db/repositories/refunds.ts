@@ -113,20 +113,28 @@ export async function reserveRefund(db: Db, req: RefundRequest, now: Date): Prom
   });
 }
 
-/** A refund of the order's, by its id. */
-export async function findRefund(db: Db, orderId: string, refundId: string): Promise<RefundRecord | undefined> {
-  return db('refunds').where({ id: refundId, order_id: orderId }).first();
-}
-
 /**
- * Whether the refund is in the ledger: read by the API when the refund's workflow did not answer
- * by its deadline, to tell "may still complete" (reserved: the processor refund goes on) from
- * "never will" (not reserved, and reserveRefund turns it away from now on).
+ * The processor refused the refund for good: it fails, and the amount it reserved is given back
+ * to what the order may still refund, under the order's lock. Nothing is announced (no refund
+ * happened). Idempotent: a refund already failed or settled is answered as it is.
  */
-export async function refundReserved(db: Db, orderId: string, refundId: string): Promise<boolean> {
+export async function releaseRefund(
+  db: Db,
+  input: { refundId: string; orderId: string; merchantId: string },
+  now: Date,
+): Promise<{ refund: LedgerRefund; order: RefundedOrder }> {
   return db.transaction(async (trx) => {
-    await trx('orders').where({ id: orderId }).forShare().first('id');
-    return !!(await trx('refunds').where({ id: refundId, order_id: orderId }).first('id'));
+    const order = await lockOrder(trx, input.orderId, input.merchantId);
+    const row = await trx('refunds').where({ id: input.refundId, order_id: input.orderId }).first();
+    if (!order || !row) throw new Error(`refund ${input.refundId} of order ${input.orderId} is not in the ledger`);
+    if (row.state !== 'pending') return { refund: asRefund(row), order: refundedOrder(order) };
+    await trx('refunds').where({ id: input.refundId }).update({ state: 'failed', settled_at: now });
+    const updated = await updateLockedOrder(trx, input.orderId, {
+      refunded_amount: order.refunded_amount - row.amount,
+      version: order.version + 1,
+      updated_at: now,
+    });
+    return { refund: { ...asRefund(row), state: 'failed' }, order: refundedOrder(updated) };
   });
 }
 

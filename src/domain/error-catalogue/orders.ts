@@ -39,6 +39,13 @@ export const ORDER_ERRORS = {
     message: 'The capture amount exceeds the authorized amount.',
     retry: 'no',
   },
+  refund_refused_by_processor: {
+    id: '409011',
+    status: 409,
+    message:
+      'The processor refused the refund for good (the charge is disputed, or already refunded at the processor); nothing was refunded.',
+    retry: 'no',
+  },
   order_busy: {
     id: '409009',
     status: 409,

@@ -108,6 +108,7 @@ export type CommandRefusal = {
     | 'not_cancellable'
     | 'not_refundable'
     | 'refund_exceeds_captured'
+    | 'refund_refused'
     | 'capture_exceeds_authorized';
   status: OrderStatusName;
 };

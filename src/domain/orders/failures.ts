@@ -32,4 +32,9 @@ export const FAILURE = {
    * from the read model.
    */
   externalOrderTaken: 'ExternalOrderTaken',
+  /**
+   * The processor refused a refund for good (a disputed or already refunded charge): never
+   * retried; the refund workflow releases its reservation and the refund is refused.
+   */
+  processorRefused: 'ProcessorRefused',
 } as const;

@@ -50,6 +50,11 @@ export interface CardNetwork {
   charges(pan: string): number;
   /** Holds the answer to the next request that `matches` (once): "Stripe" acted, the answer waits. */
   hold(matches: (request: RecordedRequest) => boolean): Hold;
+  /**
+   * Refunds of `amount` (minor units) are refused as Stripe refuses a disputed charge's (400,
+   * `charge_disputed`) until `allow` is called.
+   */
+  refuseRefundsOf(amount: number): { allow(): void };
   stop(): Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export async function startCardNetwork(
   const chargesByCard = new Map<string, number>();
   const firstAnswers = new Map<string, { status: number; body: unknown }>();
   const requests: RecordedRequest[] = [];
+  const refusedRefundAmounts = new Set<string>();
   const holds: Array<{
     matches: (r: RecordedRequest) => boolean;
     arrive(r: RecordedRequest): void;
@@ -122,6 +128,17 @@ export async function startCardNetwork(
         body: { ...body, status: 'succeeded', amount_received: captured, latest_charge: chargeId() },
       };
     }
+    if (path === '/v1/refunds' && params.amount !== undefined && refusedRefundAmounts.has(params.amount))
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'charge_disputed',
+            message: 'This charge has been disputed and cannot be refunded.',
+          },
+        },
+      };
     if (/^\/v1\/payment_intents\/[^/]+\/cancel$/.test(path))
       return { status: 200, body: { ...body, status: 'canceled' } };
     return { status: 200, body };
@@ -192,6 +209,10 @@ export async function startCardNetwork(
         },
         release,
       };
+    },
+    refuseRefundsOf(amount) {
+      refusedRefundAmounts.add(String(amount));
+      return { allow: () => refusedRefundAmounts.delete(String(amount)) };
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

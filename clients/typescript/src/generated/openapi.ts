@@ -2388,6 +2388,7 @@ export interface Error {
       | 'refund_exceeds_captured'
       | 'order_not_refundable'
       | 'capture_exceeds_authorized'
+      | 'refund_refused_by_processor'
       | 'order_busy'
       | 'order_request_mismatch'
       | 'order_not_in_challenge'

@@ -117,6 +117,7 @@ export const orderOperations: Operation[] = [
       'order_not_found',
       ...idempotency,
       'refund_exceeds_captured',
+      'refund_refused_by_processor',
       'order_not_refundable',
       ...commandPending,
     ],

@@ -102,6 +102,18 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(await events(res.body.orderId)).toEqual(['order.completed']);
     });
 
+    it("logs a challenge report's path without its orderSessionKey (a credential for that order)", async () => {
+      const card = { cardNumber: '4000000000003220', expiryMonth: 12, expiryYear: nextYear };
+      const challenged = await api('POST', '/v1/evaluate', evaluateBody({ paymentMethod: card }));
+      expect(challenged.body.outcome).toBe('CHALLENGE');
+      const { orderSessionKey } = challenged.body;
+      const reported = await fetch(`${stack.baseUrl}/v1/challenges/${orderSessionKey}/failed`, { method: 'POST' });
+      expect(reported.status).toBe(200);
+      const lines = stack.logs.lines.filter((l) => l.includes('/v1/challenges/'));
+      expect(lines.at(-1)).toContain('"path":"/v1/challenges/:orderSessionKey/failed"');
+      expect(stack.logs.text()).not.toContain(orderSessionKey);
+    });
+
     it('answers DECLINED, CHALLENGE, and 503 rescue_unavailable for the sandbox cards', async () => {
       const card = (cardNumber: string) => ({ paymentMethod: { cardNumber, expiryMonth: 12, expiryYear: nextYear } });
       expect((await api('POST', '/v1/evaluate', evaluateBody(card('4000000000000002')))).body.outcome).toBe('DECLINED');

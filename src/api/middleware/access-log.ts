@@ -6,8 +6,8 @@ import type { Logger } from '../../logger';
  * One log line per request, with its id, status and duration, the six-digit error id when it
  * failed (so a refused call says why without its body), the merchant and order it concerned
  * where known (so an operator can follow one merchant's or one order's requests), and
- * with tracing on its trace id (to find its trace: docs/deployment.md#traces). Bodies and
- * headers are not logged.
+ * with tracing on its trace id (to find its trace: docs/deployment.md#traces). Bodies,
+ * headers and credentials in paths are not logged.
  */
 export function accessLog(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -20,7 +20,7 @@ export function accessLog(logger: Logger): Middleware {
         {
           requestId: ctx.state.requestId,
           method: ctx.method,
-          path: ctx.path,
+          path: loggablePath(ctx.path),
           status: ctx.status,
           errorId: ctx.state.errorId,
           durationMs: Math.round(durationMs * 10) / 10,
@@ -32,6 +32,14 @@ export function accessLog(logger: Logger): Middleware {
       );
     }
   };
+}
+
+/**
+ * The path as logged: a challenge report's orderSessionKey (all that authorizes the report, for
+ * its order) is a credential, so it is replaced by its name.
+ */
+function loggablePath(path: string): string {
+  return path.replace(/^\/v1\/challenges\/[^/]+/, '/v1/challenges/:orderSessionKey');
 }
 
 /** The trace id of the request's span; undefined while tracing is off (no span then). */

@@ -23,6 +23,8 @@ const PHASES: Record<NonNullable<ReturnType<typeof timedTrigger>>, Phase> = {
 
 /** How long a started order waits for its first evaluate to be decided. */
 const FIRST_EVALUATE_WAIT = '1 hour';
+/** A command's answer while the first evaluate's charge is unanswered (its validator). */
+const UNSETTLED_FIRST_CHARGE = "the order's first charge is still unanswered; its outcome is not known, try again";
 
 /**
  * One workflow per order (id derived from merchant and externalOrderId): the single writer of
@@ -31,8 +33,6 @@ const FIRST_EVALUATE_WAIT = '1 hour';
  * The workflow closes as soon as the order is final (completed, cancelled, declined, expired,
  * problem); refunds run afterwards in the refund workflow, against the refunds ledger.
  */
-const UNSETTLED_FIRST_CHARGE = "the order's first charge is still unanswered; its outcome is not known, try again";
-
 export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status: OrderStatusName }> {
   const order = new Order(start);
 

@@ -174,7 +174,7 @@ export function createApp(deps: AppDeps): RescueApp {
       bearer,
       requireScope('webhooks'),
     ),
-    guardRoutes(applicationRoutes({ db, clock, environment: config.environment }), bearer),
+    guardRoutes(applicationRoutes({ db, clock, environment: config.environment }), bearer, requireScope('settings')),
     guardRoutes(
       outcomeRoutes({ db, clock, rateLimit: limits.payments, networkRegion }),
       bearer,

@@ -92,6 +92,23 @@ describe('onboarding through the API', () => {
     });
   });
 
+  it("a partner key without the settings scope reads and changes none of its partner's applications (403002)", async () => {
+    const listener = await accessToken(stack.baseUrl, await seedKey(stack.db, { pid: alpha.pid }, ['webhooks']));
+    const created = await call(tokens.partner, 'POST', '/v1/applications', {
+      business: { legalName: 'Scoped Ltd', contactEmail: 'ops@scoped.example', website: 'https://scoped.example' },
+    });
+    expect(created.status).toBe(201);
+    for (const [method, path] of [
+      ['GET', '/v1/applications'],
+      ['GET', `/v1/applications/${created.body.id}`],
+      ['POST', `/v1/applications/${created.body.id}/cancel`],
+    ] as const) {
+      const refused = await call(listener, method, path, method === 'POST' ? {} : undefined);
+      expect([method, path, refused.status, refused.body.error?.id]).toEqual([method, path, 403, '403002']);
+    }
+    expect((await call(tokens.partner, 'GET', `/v1/applications/${created.body.id}`)).body.status).toBe('DRAFT');
+  });
+
   describe('conversion issues the new merchant its first site and tokenization key', () => {
     it('answers them once; the key tokenizes; the site allows the origins of the application', async () => {
       const created = await call(tokens.partner, 'POST', '/v1/applications', {

@@ -347,6 +347,11 @@ describe('order workflow with fake activities', () => {
       ((activities as ProcessorActivities).processorCharge as jest.Mock).mock.calls.map(
         ([c]) => (c as ChargeInput).settling === true,
       );
+    /** A first evaluate whose charge the processor leaves unanswered: its caller is told 500010. */
+    const evaluateUnanswered = async (handle: Awaited<ReturnType<typeof start>>, input: EvaluateInput) => {
+      const first = await handle.executeUpdate(evaluateUpdate, { args: [input] }).catch((e: unknown) => e);
+      expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+    };
     const started = async (taskQueue: string, resume?: OrderResume, chargeRecordsDecision = false) => {
       const handle = await start(taskQueue, resume, chargeRecordsDecision);
       trackHistory('order', handle.workflowId);
@@ -357,10 +362,7 @@ describe('order workflow with fake activities', () => {
       const { activities, persisted } = fakes({ processorCharge: unansweredThen(3, approved) });
       await withWorker(activities, async (taskQueue) => {
         const handle = await started(taskQueue);
-        const first = await handle
-          .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
-          .catch((e: unknown) => e);
-        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        await evaluateUnanswered(handle, evaluateInput(card, new Date()));
         // The retry would be declined if decided afresh; the first charge may stand, so it is asked again.
         const retry = evaluateInput(card, new Date(), { scored: declinedByScore });
         expect(await handle.executeUpdate(evaluateUpdate, { args: [retry] })).toMatchObject({
@@ -382,10 +384,7 @@ describe('order workflow with fake activities', () => {
         const { activities, persisted } = fakes({ processorCharge: unansweredThen(3, approved) });
         await withWorker(activities, async (taskQueue) => {
           const handle = await started(taskQueue);
-          const first = await handle
-            .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date(), { transactionType })] })
-            .catch((e: unknown) => e);
-          expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+          await evaluateUnanswered(handle, evaluateInput(card, new Date(), { transactionType }));
           // Its ledger rows say the charge was given back: a later evaluate starts the id afresh.
           expect(await handle.result()).toEqual({ status: 'Draft' });
         });
@@ -453,10 +452,7 @@ describe('order workflow with fake activities', () => {
       const { activities } = fakes({ processorCharge: unansweredThen(3, approved) });
       await withWorker(activities, async (taskQueue) => {
         const handle = await started(taskQueue);
-        const first = await handle
-          .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
-          .catch((e: unknown) => e);
-        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        await evaluateUnanswered(handle, evaluateInput(card, new Date()));
         const cancelled = await handle
           .executeUpdate(cancelUpdate, { args: [{ via: 'external-cancel' }] })
           .catch((e: unknown) => e);
@@ -474,10 +470,7 @@ describe('order workflow with fake activities', () => {
       const { activities, persisted } = fakes({ processorCharge });
       await withWorker(activities, async (taskQueue) => {
         const handle = await started(taskQueue, undefined, true);
-        const first = await handle
-          .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date())] })
-          .catch((e: unknown) => e);
-        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        await evaluateUnanswered(handle, evaluateInput(card, new Date()));
         expect(await handle.result()).toEqual({ status: 'Completed' });
       });
       expect(decideModes(activities)).toEqual(['decide', 'decide', 'decide', 'adopt']);
@@ -521,10 +514,7 @@ describe('order workflow with fake activities', () => {
       };
       await withWorker(activities, async (taskQueue) => {
         const handle = await started(taskQueue, resume);
-        const first = await handle
-          .executeUpdate(evaluateUpdate, { args: [evaluateInput(card, new Date(), { attemptCount: 2 })] })
-          .catch((e: unknown) => e);
-        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        await evaluateUnanswered(handle, evaluateInput(card, new Date(), { attemptCount: 2 }));
         // The order stays Declined: charge 2, sent again under its key with its own request, is
         // given back; the merchant's next attempt is numbered after it (src/orders/new-attempt.ts).
         expect(await handle.result()).toEqual({ status: 'Draft' });
@@ -570,8 +560,7 @@ describe('order workflow with fake activities', () => {
             idempotencyKey,
           });
         const [k1, k2] = [randomUUID(), randomUUID()];
-        const first = await handle.executeUpdate(evaluateUpdate, { args: [syncMit(k1)] }).catch((e: unknown) => e);
-        expect(failureTypeOf(first)).toBe(FAILURE.chargeOutcomeUnknown);
+        await evaluateUnanswered(handle, syncMit(k1));
         const resumed = await handle.executeUpdate(evaluateUpdate, { args: [syncMit(k2)] });
         expect(resumed).toMatchObject({ outcome: 'CAPTUREREQUIRED', status: 'Capturerequired' });
         // Either key again (an answer lost on the way back) is the first evaluate, not a capture.

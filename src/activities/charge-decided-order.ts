@@ -1,11 +1,21 @@
+import type { Db } from '../db/knex';
+import { orderVersionWrittenAt, orderWrites } from '../db/repositories/orders';
 import type { ChargeRecord } from '../db/tables/charges';
 import { derivedUuid } from '../domain/ids';
 import { type ChargeKind, unsettledCharge } from '../domain/orders/charge-attempts';
 import { evaluateChargeDecision } from '../domain/orders/charge-decision';
-import type { ChargeResult, DecisionPlan, OrderState, PersistOrderInput } from '../domain/orders/contracts';
+import type {
+  ChargeInput,
+  ChargeResult,
+  DecisionPlan,
+  OrderState,
+  PersistOrderInput,
+} from '../domain/orders/contracts';
 import { committedState, persistInputOf, recordedCalls } from '../domain/orders/order-commit';
 import { declaredMove } from '../domain/orders/transitions';
+import { chargeResultOf } from '../processors/advice';
 import type { Advice, ChargeOutcome } from '../processors/port';
+import type { LedgerRecording } from './charge-ledger';
 
 /**
  * The first evaluate's order as its charge's answer decides it (ChargeInput.decides): the state
@@ -66,4 +76,46 @@ export function outcomeOfRow(row: ChargeRecord): ChargeOutcome {
     default:
       return { result: 'unavailable' };
   }
+}
+
+/** A charge's result as the workflow gets it: the ledger row's key, and a decline's advice. */
+export function chargeResultWith(outcome: ChargeOutcome, key: string): ChargeResult {
+  return { ...chargeResultOf(outcome), key, ...(outcome.result === 'declined' ? { advice: outcome.advice } : {}) };
+}
+
+/**
+ * The first evaluate's charge (ChargeInput.decides): the order its answer decides is written in
+ * the statement recording the answer (`decide`), or only read back with an answer recorded
+ * before (`adopt`); `written` gives that order, or none when nothing decided it.
+ */
+export function decidingWith(db: Db, input: ChargeInput, kind: ChargeKind) {
+  const plan = input.decides;
+  if (!plan) return undefined;
+  const decision: {
+    recording: LedgerRecording<ChargeOutcome>;
+    decided?: ChargeResult['decided'];
+    written?: PersistOrderInput;
+  } = {
+    recording: {
+      readBack: outcomeOfRow,
+      async writesWith(outcome, { key, sentAt, at, readBack }) {
+        const charge = { kind, attempt: input.attempt, key, result: chargeResultWith(outcome, key) };
+        // Recorded before: the order written with that answer stands, made at its own time.
+        const writtenAt = readBack ? await orderVersionWrittenAt(db, plan.draft.orderId, plan.draft.version + 1) : null;
+        if (writtenAt) {
+          decision.decided = { changes: decidedOrder(plan, charge, writtenAt).changes, atUtc: writtenAt.toISOString() };
+          return [];
+        }
+        if (plan.mode === 'adopt') return [];
+        // On the workflow's clock (its time of the send, plus the call's own time), as its commit would be.
+        const sent = input.attemptedAtUtc ? Date.parse(input.attemptedAtUtc) : sentAt.getTime();
+        const decidedAt = new Date(sent + Math.max(0, at.getTime() - sentAt.getTime()));
+        const order = decidedOrder(plan, charge, decidedAt);
+        decision.decided = { changes: order.changes, atUtc: decidedAt.toISOString() };
+        decision.written = order.persist;
+        return orderWrites(db, order.persist);
+      },
+    },
+  };
+  return decision;
 }

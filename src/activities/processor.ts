@@ -1,20 +1,16 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/knex';
 import { revealedCardOf } from '../db/repositories/card-vault';
 import { type ChargeSendReads, recordChargeSendingReading } from '../db/repositories/charge-sending';
-import { orderVersionWrittenAt, orderWrites } from '../db/repositories/orders';
-import type { ChargeKind } from '../domain/orders/charge-attempts';
-import type { ChargeInput, ChargeResult, LedgerAnswer, PersistOrderInput } from '../domain/orders/contracts';
-import { FAILURE } from '../domain/orders/failures';
+import type { ChargeInput, ChargeResult, LedgerAnswer } from '../domain/orders/contracts';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
-import { chargeResultOf } from '../processors/advice';
-import { type ChargeOutcome, ProcessorRefusal } from '../processors/port';
+import type { ChargeOutcome } from '../processors/port';
 import { createProcessors } from '../processors/registry';
 import type { ProcessorSettings } from '../processors/settings';
-import { decidedOrder, outcomeOfRow } from './charge-decided-order';
-import { chargeLedger, type LedgerChargeCall, type LedgerRecording, ledgerAnswerOf } from './charge-ledger';
+import { chargeResultWith, decidingWith } from './charge-decided-order';
+import { chargeLedger, type LedgerChargeCall, ledgerAnswerOf } from './charge-ledger';
 import { countOrderWrite } from './orders';
+import { isRefused, refusalAsAnswer, refusedAnswer, refusedForGood } from './processor-refusals';
 
 export interface ProcessorActivityDeps {
   db: Db;
@@ -104,22 +100,29 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       return decision?.decided ? { ...result, decided: decision.decided } : result;
     },
 
-    /** Captures on the processor that issued the authorization, through the charges ledger. */
+    /**
+     * Captures on the processor that issued the authorization, through the charges ledger. A
+     * refusal for good is recorded on its row (`refused`) and not retried (ProcessorRefused).
+     */
     async processorCapture(input: {
       call: LedgerChargeCall;
       authorizationId: string;
     }): Promise<{ captureId: string } & LedgerAnswer> {
-      return throughLedger(
+      const answer = await throughLedger(
         input.call,
         (key) =>
-          processors.forAuthorization(input.authorizationId).capture({
-            idempotencyKey: key,
-            authorizationId: input.authorizationId,
-            amount: input.call.amount,
-            currency: input.call.currency,
-          }),
-        (r) => ({ result: 'done', processorReference: r.captureId }),
+          refusalAsAnswer(() =>
+            processors.forAuthorization(input.authorizationId).capture({
+              idempotencyKey: key,
+              authorizationId: input.authorizationId,
+              amount: input.call.amount,
+              currency: input.call.currency,
+            }),
+          ),
+        (r) => (isRefused(r) ? refusedAnswer(r) : { result: 'done', processorReference: r.captureId }),
       );
+      if (isRefused(answer)) throw refusedForGood(answer.refused);
+      return answer;
     },
 
     /** Voids the authorization of charge `call.attempt`, through the charges ledger; that charge is reversed. */
@@ -165,56 +168,11 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       amount: number;
       currency?: string;
     }): Promise<{ processorReference: string }> {
-      try {
-        return await processors.forAuthorization(input.authorizationId).refund(input);
-      } catch (err) {
-        if (!(err instanceof ProcessorRefusal)) throw err;
-        throw ApplicationFailure.nonRetryable(err.message, FAILURE.processorRefused, { code: err.code ?? null });
-      }
+      const answer = await refusalAsAnswer(() => processors.forAuthorization(input.authorizationId).refund(input));
+      if (isRefused(answer)) throw refusedForGood(answer.refused);
+      return answer;
     },
   };
-}
-
-/** A charge's result as the workflow gets it: the ledger row's key, and a decline's advice. */
-function chargeResultWith(outcome: ChargeOutcome, key: string): ChargeResult {
-  return { ...chargeResultOf(outcome), key, ...(outcome.result === 'declined' ? { advice: outcome.advice } : {}) };
-}
-
-/**
- * The first evaluate's charge (ChargeInput.decides): the order its answer decides is written in
- * the statement recording the answer (`decide`), or only read back with an answer recorded
- * before (`adopt`); `written` gives that order, or none when nothing decided it.
- */
-function decidingWith(db: Db, input: ChargeInput, kind: ChargeKind) {
-  const plan = input.decides;
-  if (!plan) return undefined;
-  const decision: {
-    recording: LedgerRecording<ChargeOutcome>;
-    decided?: ChargeResult['decided'];
-    written?: PersistOrderInput;
-  } = {
-    recording: {
-      readBack: outcomeOfRow,
-      async writesWith(outcome, { key, sentAt, at, readBack }) {
-        const charge = { kind, attempt: input.attempt, key, result: chargeResultWith(outcome, key) };
-        // Recorded before: the order written with that answer stands, made at its own time.
-        const writtenAt = readBack ? await orderVersionWrittenAt(db, plan.draft.orderId, plan.draft.version + 1) : null;
-        if (writtenAt) {
-          decision.decided = { changes: decidedOrder(plan, charge, writtenAt).changes, atUtc: writtenAt.toISOString() };
-          return [];
-        }
-        if (plan.mode === 'adopt') return [];
-        // On the workflow's clock (its time of the send, plus the call's own time), as its commit would be.
-        const sent = input.attemptedAtUtc ? Date.parse(input.attemptedAtUtc) : sentAt.getTime();
-        const decidedAt = new Date(sent + Math.max(0, at.getTime() - sentAt.getTime()));
-        const order = decidedOrder(plan, charge, decidedAt);
-        decision.decided = { changes: order.changes, atUtc: decidedAt.toISOString() };
-        decision.written = order.persist;
-        return orderWrites(db, order.persist);
-      },
-    },
-  };
-  return decision;
 }
 
 export type ProcessorActivities = ReturnType<typeof createProcessorActivities>;

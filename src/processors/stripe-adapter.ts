@@ -7,6 +7,8 @@ import { declineFromStripe } from './stripe-declines';
 
 type StripeErrorLike = Error & {
   type?: string;
+  /** The PaymentIntent in its state now, on an error about its state (payment_intent_unexpected_state). */
+  payment_intent?: { status?: string };
   code?: string;
   decline_code?: string;
   advice_code?: string;
@@ -123,7 +125,7 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
   /**
    * Capture, void and refund throw on every failure, so the activity is retried with the same key
    * until Stripe answers; a refusal (not worth the same request again) is logged as an error and
-   * thrown as a ProcessorRefusal: a refund then ends refused, a capture or void is still retried
+   * thrown as a ProcessorRefusal: a refund or capture then ends refused, a void is still retried
    * (docs/processors.md, "Open points").
    */
   async function settle<T>(call: string, key: string, run: () => Promise<T>): Promise<T> {
@@ -156,7 +158,14 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
       }),
     void: ({ idempotencyKey, authorizationId }) =>
       settle('void', idempotencyKey, async () => {
-        await stripe.paymentIntents.cancel(authorizationId, {}, { idempotencyKey });
+        try {
+          await stripe.paymentIntents.cancel(authorizationId, {}, { idempotencyKey });
+        } catch (err) {
+          // Released already (Stripe lets an uncaptured authorization lapse after 7 days, or it was
+          // cancelled at Stripe): what the void was for is done.
+          if (!isCancelledAlready(err as StripeErrorLike)) throw err;
+          logger?.info({ processor: 'stripe', call: 'void', idempotencyKey }, 'authorization already released');
+        }
       }),
     refund: ({ refundId, authorizationId, amount, currency }) =>
       settle('refund', refundId, async () => {
@@ -183,6 +192,11 @@ function exactly(amount: number, currency: string): number {
   if (scaled === undefined)
     throw new AmountNotTaken(`Stripe cannot take ${amount} ${currency.toUpperCase()} minor units exactly`);
   return scaled;
+}
+
+/** A cancel refused because the PaymentIntent is cancelled already. */
+function isCancelledAlready(err: StripeErrorLike): boolean {
+  return err.code === 'payment_intent_unexpected_state' && err.payment_intent?.status === 'canceled';
 }
 
 /** Worth the same request again: the network, Stripe's rate limit or Stripe's own failure. */

@@ -167,6 +167,36 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     expect(await events(orderId)).toEqual(['order.completed', 'order.refunded']);
   });
 
+  it('a capture Stripe refuses for good (a released authorization) is 409012, asked once; the cancel after it is done', async () => {
+    const { orderId } = (await evaluate(CARDS.approves, { transactionType: 'AUTHORIZATION' })).body;
+    const lapsed = network.lapseAuthorizations();
+    try {
+      const request = { idempotencyKey: randomUUID(), orderId };
+      const refused = await api('POST', '/v1/capture', request);
+      expect([refused.status, refused.body.error?.id, refused.body.error?.orderStatus]).toEqual([409, '409012', 5]);
+      const captureKey = await chargeKey(stack.db, orderId, 'capture', 1);
+      // Asked once: a refusal for good is not retried; the ledger row says so, with Stripe's code.
+      expect(sent(/^\/v1\/payment_intents\/pi_\w+\/capture$/, captureKey).map((r) => r.status)).toEqual([400]);
+      expect(await stack.db('charges').where({ id: captureKey })).toMatchObject([
+        { state: 'answered', result: 'refused', processor_decline_code: 'payment_intent_unexpected_state' },
+      ]);
+      expect((await api('POST', '/v1/capture', request)).text).toBe(refused.text);
+      const order = (await api('GET', `/v1/orders/${orderId}`)).body;
+      expect([order.status, order.amounts.captured]).toEqual([5, 0]);
+
+      // Stripe released the authorization: its cancel is refused as already done, which is the void.
+      const cancelled = await api('POST', `/v1/orders/${orderId}/cancel`, {});
+      expect(cancelled.status).toBe(200);
+      const voidKey = await chargeKey(stack.db, orderId, 'void', 1);
+      expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, voidKey).map((r) => r.status)).toEqual([400]);
+      expect(await stack.db('charges').where({ id: voidKey })).toMatchObject([{ state: 'answered', result: 'done' }]);
+    } finally {
+      lapsed.restore();
+    }
+    expect((await api('GET', `/v1/orders/${orderId}`)).body.status).toBe(2);
+    expect(await events(orderId)).toEqual(['order.capturerequired', 'order.cancelled']);
+  });
+
   it("sends amounts in Stripe's units: ISK x100 (authorize, capture, refund), MGA in whole ariary; never one it cannot take", async () => {
     // ISK has no minor unit in ISO 4217 (ours) but keeps two decimals at Stripe.
     const isk = await evaluate(CARDS.approves, {
@@ -299,6 +329,21 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     expect(await events(rescued.body.orderId)).toEqual(['order.capturerequired', 'order.expired']);
     const expiredVoid = await chargeKey(stack.db, rescued.body.orderId, 'void', 1);
     expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, expiredVoid)).toHaveLength(1);
+
+    // A capture Stripe refuses for good (the authorization released there): the rescue ends now.
+    const released = syncBody(60);
+    const authorized = await api('POST', '/v1/evaluate', released, syncToken);
+    expect(authorized.body.outcome).toBe('CAPTUREREQUIRED');
+    const lapsed = network.lapseAuthorizations();
+    try {
+      const refused = await api('POST', '/v1/evaluate', { ...released, idempotencyKey: randomUUID() }, syncToken);
+      expect(refused.body).toMatchObject({ orderId: authorized.body.orderId, outcome: 'DECLINED', orderStatus: 2 });
+    } finally {
+      lapsed.restore();
+    }
+    expect(await events(authorized.body.orderId)).toEqual(['order.capturerequired', 'order.expired']);
+    const refusedCapture = await chargeKey(stack.db, authorized.body.orderId, 'capture', 1);
+    expect(sent(/^\/v1\/payment_intents\/pi_\w+\/capture$/, refusedCapture).map((r) => r.status)).toEqual([400]);
   });
 
   it('the processor setting is validated: an unknown one is 400 naming the field, and changes nothing', async () => {

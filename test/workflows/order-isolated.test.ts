@@ -217,6 +217,64 @@ describe('order workflow with fake activities', () => {
     expect(activities.processorCapture).toHaveBeenCalledTimes(1);
   });
 
+  it('a capture the processor refuses for good: refused, the order still awaits capture; on Sync MIT the rescue ends', async () => {
+    const refusal = ApplicationFailure.nonRetryable('Stripe refused the capture', FAILURE.processorRefused, {
+      code: 'payment_intent_unexpected_state',
+    });
+    const { activities, persisted } = fakes({ processorCapture: jest.fn(async () => Promise.reject(refusal)) });
+    await withWorker(activities, async (taskQueue) => {
+      const cit = await start(taskQueue);
+      trackHistory('order', cit.workflowId);
+      const at = new Date(await env.currentTimeMs());
+      const authorize = evaluateInput(card, at, { transactionType: 'AUTHORIZATION' });
+      expect(await cit.executeUpdate(evaluateUpdate, { args: [authorize] })).toMatchObject({
+        outcome: 'CAPTUREREQUIRED',
+      });
+      // Asked once (not retried), answered as a refusal with the order as it was.
+      expect(await cit.executeUpdate(captureUpdate, { args: [{ amount: null }] })).toEqual({
+        kind: 'refused',
+        reason: 'capture_refused',
+        status: 'Capturerequired',
+      });
+      expect(activities.processorCapture).toHaveBeenCalledTimes(1);
+      expect(await cit.executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] })).toMatchObject({
+        kind: 'cancelled',
+      });
+      // The cancel's write records the refused capture with the void.
+      const calls = (await cit.query(orderStateQuery))?.attempts.map((a) => [a.kind, a.state, a.result]);
+      expect(calls).toEqual([
+        ['authorization', 'reversed', 'approved'],
+        ['capture', 'answered', 'refused'],
+        ['void', 'answered', 'done'],
+      ]);
+      expect(await cit.result()).toEqual({ status: 'Cancelled' });
+
+      const sync = await start(taskQueue);
+      trackHistory('order', sync.workflowId);
+      const now = new Date(await env.currentTimeMs());
+      const syncMit = evaluateInput(card, now, { flow: 'SYNC_MIT', isMIT: true, isRecurring: true, intervalCount: 1 });
+      expect(await sync.executeUpdate(evaluateUpdate, { args: [syncMit] })).toMatchObject({
+        outcome: 'CAPTUREREQUIRED',
+      });
+      const again = { ...syncMit, idempotencyKey: randomUUID() };
+      expect(await sync.executeUpdate(evaluateUpdate, { args: [again] })).toMatchObject({
+        outcome: 'DECLINED',
+        status: 'Cancelled',
+      });
+      expect(await sync.result()).toEqual({ status: 'Cancelled' });
+    });
+    expect(activities.processorCapture).toHaveBeenCalledTimes(2);
+    expect(activities.processorVoid).toHaveBeenCalledTimes(2);
+    expect(
+      persisted.map((p) => [p.transition?.from ?? null, p.state.status, p.events.map((e) => outboxEvent(e).name)]),
+    ).toEqual([
+      [null, 'Capturerequired', ['order.capturerequired']],
+      ['Capturerequired', 'Cancelled', ['order.cancelled']],
+      [null, 'Capturerequired', ['order.capturerequired']],
+      ['Capturerequired', 'Cancelled', ['order.expired']],
+    ]);
+  });
+
   it("an evaluate still running when the first evaluate's hour ends decides the order, and the order goes on", async () => {
     // The charge is held until the hour's timer has fired, so the evaluate straddles the hour's end.
     let chargeStarted: () => void = () => undefined;

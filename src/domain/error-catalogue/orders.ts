@@ -46,6 +46,13 @@ export const ORDER_ERRORS = {
       'The processor refused the refund for good (the charge is disputed, or already refunded at the processor); nothing was refunded.',
     retry: 'no',
   },
+  capture_refused_by_processor: {
+    id: '409012',
+    status: 409,
+    message:
+      'The processor refused the capture for good (the authorization was released or cancelled at the processor); nothing was captured, and the order still awaits capture until its deadline.',
+    retry: 'no',
+  },
   order_busy: {
     id: '409009',
     status: 409,

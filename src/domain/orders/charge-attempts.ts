@@ -20,8 +20,11 @@
 export type ChargeKind = 'sale' | 'authorization' | 'capture' | 'void' | 'reversal';
 export type ChargeState = 'intent' | 'sent' | 'answered' | 'reversed' | 'unknown';
 
-/** What the processor said: a charge's answer, or `done` for a capture, void or reversal. */
-export type ChargeAnswerResult = 'approved' | 'declined' | 'challenge_required' | 'unavailable' | 'done';
+/**
+ * What the processor said: a charge's answer, or `done` for a capture, void or reversal, or
+ * `refused` for a capture it refused for good (the same request is refused again).
+ */
+export type ChargeAnswerResult = 'approved' | 'declined' | 'challenge_required' | 'unavailable' | 'done' | 'refused';
 
 export interface ChargeAttempt {
   kind: ChargeKind;

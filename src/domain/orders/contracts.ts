@@ -109,6 +109,7 @@ export type CommandRefusal = {
     | 'not_refundable'
     | 'refund_exceeds_captured'
     | 'refund_refused'
+    | 'capture_refused'
     | 'capture_exceeds_authorized';
   status: OrderStatusName;
 };

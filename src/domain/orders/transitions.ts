@@ -119,6 +119,9 @@ export const ORDER_MOVES: readonly OrderMove[] = [
   move('Processing', 'cancel', ['ASYNC_MIT'], 'the merchant stops the rescue', 'Cancelled', ['order.cancelled']),
 
   move('Capturerequired', 'capture', ANY, 'before the deadline', 'Completed', ['order.completed']),
+  move('Capturerequired', 'capture', ['SYNC_MIT'], 'a further evaluate, the capture refused for good', 'Cancelled', [
+    'order.expired',
+  ]),
   move('Capturerequired', 'capture-deadline', ['CIT'], 'nobody captured the authorization', 'Cancelled', [
     'order.cancelled',
   ]),

@@ -77,12 +77,12 @@ export class ChargeCalls {
     this.calls = this.calls.filter((c) => c.kind !== kind || c.attempt !== attempt);
   }
 
-  /** A capture, void or reversal was done (under `key`, the ledger row's). */
-  done(kind: ChargeKind, attempt: number, key: string | undefined): void {
+  /** A capture, void or reversal was done (under `key`, the ledger row's), or refused for good. */
+  done(kind: ChargeKind, attempt: number, key: string | undefined, result: 'done' | 'refused' = 'done'): void {
     const call = this.find(kind, attempt);
     if (!call || call.state === 'answered') return;
     const at = new Date().toISOString();
-    this.replace(moveCharge(call, 'answered', { key: key ?? call.key, result: 'done', answeredAtUtc: at }));
+    this.replace(moveCharge(call, 'answered', { key: key ?? call.key, result, answeredAtUtc: at }));
   }
 
   /**

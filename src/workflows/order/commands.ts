@@ -24,12 +24,12 @@ export async function capture(order: Order, amount: number | null): Promise<Capt
   const s = order.state;
   if (!accepts(s.flow, s.status, 'capture')) return refused(order, 'not_capturable');
   if (Date.now() >= order.captureBefore().getTime()) {
-    await lapseCapture(order, 'capture window closed');
+    await lapseCapture(order, 'capture window closed', order.captureBefore());
     return refused(order, 'not_capturable');
   }
   const toCapture = amount ?? s.authorizedAmount;
   if (toCapture > s.authorizedAmount) return refused(order, 'capture_exceeds_authorized');
-  await captureAuthorized(order, toCapture, 'captured');
+  if (!(await captureAuthorized(order, toCapture, 'captured'))) return refused(order, 'capture_refused');
   return { kind: 'captured', status: order.state.status, capturedAmount: toCapture };
 }
 

@@ -9,7 +9,7 @@ import { processorWhileWaiting } from './activities';
 import { charge, failureTypeOf, outcomeUnknown } from './charging';
 import type { Order } from './order';
 import { cardBudget, heldUntil } from './retry-budget';
-import { captureAuthorized, confirmationId, lapseCapture } from './steps';
+import { captureByFurtherEvaluate, confirmationId, lapseCapture } from './steps';
 
 const MAX_RESCUE_WINDOW_MS = 21 * 24 * 3_600_000;
 
@@ -201,13 +201,10 @@ export async function furtherEvaluate(order: Order): Promise<EvaluateResult> {
     const awaitingCapture = accepts(s.flow, s.status, 'capture');
     if (Date.now() >= order.windowEnd().getTime()) {
       // Hard cutoff, no grace: even a rescued order awaiting capture cannot complete late.
-      if (awaitingCapture) await lapseCapture(order, 'sync MIT window closed');
+      if (awaitingCapture) await lapseCapture(order, 'sync MIT window closed', order.windowEnd());
       return answer(order, 'DECLINED');
     }
-    if (awaitingCapture) {
-      await captureAuthorized(order, s.authorizedAmount, 'captured by a further evaluate');
-      return answer(order, 'APPROVED');
-    }
+    if (awaitingCapture) return answer(order, (await captureByFurtherEvaluate(order)) ? 'APPROVED' : 'DECLINED');
   }
   if (s.status === 'Problem') {
     // As the read model answers once the run has closed: a charge that may stand is never "fall

@@ -1,8 +1,9 @@
 import * as wf from '@temporalio/workflow';
 import { approval, completion } from '../../domain/orders/charge-decision';
+import { FAILURE } from '../../domain/orders/failures';
 import { accepts, type OrderTrigger } from '../../domain/orders/transitions';
 import { processor, type processorSettling } from './activities';
-import { charge, giveBack } from './charging';
+import { charge, failureTypeOf, giveBack } from './charging';
 import type { Order } from './order';
 
 type ProcessorApi = typeof processor | typeof processorSettling;
@@ -55,13 +56,32 @@ export async function complete(
 /** A completed order's confirmation id, from the workflow's seeded random (stable on replay). */
 export const confirmationId = (): string => wf.uuid4();
 
-/** Captures what was authorized (a capture or a Sync MIT further evaluate), then completes. */
-export async function captureAuthorized(order: Order, amount: number, via: string): Promise<void> {
+/**
+ * Captures what was authorized (a capture or a Sync MIT further evaluate), then completes; false
+ * when the processor refused the capture for good (the authorization released at the processor):
+ * the order is unchanged, the refusal on the capture's ledger row.
+ */
+export async function captureAuthorized(order: Order, amount: number, via: string): Promise<boolean> {
   const authorizationId = order.authorizationId();
   const call = order.charges.sending('capture', order.state.serviceAttempts, amount);
-  const { captureId, key } = await processor.processorCapture({ call, authorizationId });
-  order.charges.done('capture', call.attempt, key);
-  await complete(order, 'capture', authorizationId, amount, `${via} (${captureId})`);
+  let captured: { captureId: string; key?: string };
+  try {
+    captured = await processor.processorCapture({ call, authorizationId });
+  } catch (err) {
+    if (failureTypeOf(err) !== FAILURE.processorRefused) throw err;
+    order.charges.done('capture', call.attempt, call.key, 'refused');
+    return false;
+  }
+  order.charges.done('capture', call.attempt, captured.key);
+  await complete(order, 'capture', authorizationId, amount, `${via} (${captured.captureId})`);
+  return true;
+}
+
+/** A Sync MIT further evaluate's capture: refused for good, the rescue ends as if its window closed. */
+export async function captureByFurtherEvaluate(order: Order): Promise<boolean> {
+  if (await captureAuthorized(order, order.state.authorizedAmount, 'captured by a further evaluate')) return true;
+  await expire(order, 'capture', 'the processor refused the capture');
+  return false;
 }
 
 /** Voids an authorization still open (awaiting capture: cancel, expiry); nothing to void otherwise. */

@@ -55,6 +55,12 @@ export interface CardNetwork {
    * `charge_disputed`) until `allow` is called.
    */
   refuseRefundsOf(amount: number): { allow(): void };
+  /**
+   * Every authorization is released (as Stripe releases one uncaptured for 7 days): captures and
+   * cancels are refused as Stripe refuses them on a cancelled PaymentIntent (400,
+   * `payment_intent_unexpected_state`), until `restore` is called.
+   */
+  lapseAuthorizations(): { restore(): void };
   stop(): Promise<void>;
 }
 
@@ -69,6 +75,7 @@ export async function startCardNetwork(
   const firstAnswers = new Map<string, { status: number; body: unknown }>();
   const requests: RecordedRequest[] = [];
   const refusedRefundAmounts = new Set<string>();
+  let authorizationsLapsed = false;
   const holds: Array<{
     matches: (r: RecordedRequest) => boolean;
     arrive(r: RecordedRequest): void;
@@ -121,6 +128,20 @@ export async function startCardNetwork(
       return { status: 200, body: { ...body, card: { ...body.card, last4: params[CARD_NUMBER].slice(-4) } } };
     }
     if (path === '/v1/payment_intents') return charge(body, params);
+    if (authorizationsLapsed && /^\/v1\/payment_intents\/[^/]+\/(capture|cancel)$/.test(path))
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            code: 'payment_intent_unexpected_state',
+            message: path.endsWith('/capture')
+              ? 'This PaymentIntent could not be captured because it has a status of canceled.'
+              : 'You cannot cancel this PaymentIntent because it has a status of canceled.',
+            payment_intent: { ...body, status: 'canceled' },
+          },
+        },
+      };
     if (/^\/v1\/payment_intents\/[^/]+\/capture$/.test(path)) {
       const captured = Number(params.amount_to_capture ?? body.amount);
       return {
@@ -213,6 +234,10 @@ export async function startCardNetwork(
     refuseRefundsOf(amount) {
       refusedRefundAmounts.add(String(amount));
       return { allow: () => refusedRefundAmounts.delete(String(amount)) };
+    },
+    lapseAuthorizations() {
+      authorizationsLapsed = true;
+      return { restore: () => (authorizationsLapsed = false) };
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

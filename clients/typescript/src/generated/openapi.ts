@@ -2389,6 +2389,7 @@ export interface Error {
       | 'order_not_refundable'
       | 'capture_exceeds_authorized'
       | 'refund_refused_by_processor'
+      | 'capture_refused_by_processor'
       | 'order_busy'
       | 'order_request_mismatch'
       | 'order_not_in_challenge'

@@ -72,6 +72,7 @@ export const orderOperations: Operation[] = [
       ...idempotency,
       'order_not_capturable',
       'capture_exceeds_authorized',
+      'capture_refused_by_processor',
       ...commandPending,
     ],
   },

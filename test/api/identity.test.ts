@@ -451,13 +451,18 @@ describe('identity and access through the real API', () => {
       ).toBeUndefined();
     });
 
-    it('returns the same token when the same merchant tokenizes the same card twice; another merchant gets its own', async () => {
+    it('gives each tokenization a token of its own: no earlier token changed, nothing told; one card to the budget', async () => {
       const first = await tokenize({ cardNumber: '4000000000000002', expiryMonth: 1, expiryYear: nextYear });
       const second = await tokenize({ cardNumber: '4000-0000-0000-0002', expiryMonth: 2, expiryYear: nextYear + 1 });
-      expect(first.status).toBe(201);
-      expect(second.status).toBe(200);
-      expect(second.body.token).toBe(first.body.token);
+      // Whoever holds the public key learns nothing of the card's history, and the first token keeps its expiry.
+      expect([first.status, second.status]).toEqual([201, 201]);
+      expect(second.body.token).not.toBe(first.body.token);
       expect(second.body).toMatchObject({ expiryMonth: 2, expiryYear: nextYear + 1 });
+      const rows = await stack.db('card_vault').whereIn('token', [first.body.token, second.body.token]);
+      const expiryOf = (token: string) => rows.find((r) => r.token === token)?.expiry_month;
+      expect([expiryOf(first.body.token), expiryOf(second.body.token)]).toEqual([1, 2]);
+      // One card: both tokens carry its fingerprint, which the networks' retry budgets count by.
+      expect(new Set(rows.map((r) => r.fingerprint)).size).toBe(1);
       const other = await seedMerchant(stack.db);
       remember(other.tokenizationKey);
       const theirs = await tokenize(
@@ -502,14 +507,19 @@ describe('identity and access through the real API', () => {
       });
       const badBearer = await api('POST', '/v1/tokenize', { token: 'not-a-token', body: spreedly });
       expect([badBearer.status, badBearer.body.error.id]).toEqual([401, '401002']);
-      // Both bodies with the tokenization key.
-      const keyed = await tokenize(ours);
-      expect([200, 201]).toContain(keyed.status);
-      expect(keyed.body).toMatchObject({
-        bin: '411111',
-        last4: '1111',
-        token: bearerSpreedly.body.transaction.payment_method.token,
+      // The merchant's own call again: its card's token, the expiry updated (ActiveMerchant's store).
+      const merchantToken = bearerSpreedly.body.transaction.payment_method.token;
+      const renewed = { payment_method: { credit_card: { ...spreedly.payment_method.credit_card, month: 2 } } };
+      const again = await api('POST', '/v1/tokenize', { token, body: renewed });
+      expect([again.status, again.body.transaction.payment_method.token]).toEqual([200, merchantToken]);
+      expect(await stack.db('card_vault').where({ token: merchantToken }).first('expiry_month')).toEqual({
+        expiry_month: 2,
       });
+      // With the tokenization key: a token of its own.
+      const keyed = await tokenize(ours);
+      expect(keyed.status).toBe(201);
+      expect(keyed.body).toMatchObject({ bin: '411111', last4: '1111' });
+      expect(keyed.body.token).not.toBe(merchantToken);
       expect((await tokenize(ours, 'tk_sandbox_wrong')).body.error.id).toBe('401004');
     });
   });
@@ -553,13 +563,13 @@ describe('per-merchant rate limits on the payment endpoints', () => {
       expect(res.headers.get('ratelimit-limit')).toBe('3');
       expect(res.headers.get('ratelimit-remaining')).toBe(String(2 - i));
     }
-    expect(statuses).toEqual([201, 200, 200]);
+    expect(statuses).toEqual([201, 201, 201]);
     const limited = await call(a.tokenizationKey);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('2');
     expect(((await limited.json()) as { error: { id: string } }).error.id).toBe('429001');
     expect((await call(b.tokenizationKey)).status).toBe(201);
     stack.clock.advance(2_000);
-    expect((await call(a.tokenizationKey)).status).toBe(200);
+    expect((await call(a.tokenizationKey)).status).toBe(201);
   });
 });

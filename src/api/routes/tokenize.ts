@@ -104,8 +104,9 @@ export function tokenizationKeyAuth(db: Db, bearer: Middleware): Middleware {
 
 /**
  * POST /v1/tokenize: vaults a card number (AES-256-GCM) and answers its token with brand, BIN
- * and last4; 201 the first time, 200 with the same token when the merchant sends the same card
- * again. The number is never echoed, logged or kept in clear.
+ * and last4. With the tokenization key, 201 and a token of its own every time; with a bearer
+ * token (ActiveMerchant), 201 the first time, 200 with the same token when the merchant sends the
+ * same card again. The number is never echoed, logged or kept in clear.
  */
 export function tokenizeRoutes(deps: {
   db: Db;
@@ -130,6 +131,8 @@ export function tokenizeRoutes(deps: {
         expiryYear: input.expiryYear,
       },
       deps.vaultKeys,
+      // No bearer principal: the public tokenization key, whose calls never touch another token.
+      { ownToken: !ctx.state.principal },
     );
     ctx.status = created ? 201 : 200;
     ctx.body = input.names ? spreedlyAnswer(vaulted, input.names, deps.environment, deps.clock.now()) : vaulted;

@@ -24,6 +24,7 @@ import * as rescueReports from './20261129020000_rescue_reports';
 import * as rescueReportRollup from './20261129030000_rescue_report_rollup';
 import * as eventsPartnerIndex from './20261130010000_events_partner_index';
 import * as tokenNotifyOnChange from './20261130020000_token_notify_on_change';
+import * as cardTokensPerTokenization from './20261130030000_card_tokens_per_tokenization';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -55,4 +56,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261129030000_rescue_report_rollup', migration: rescueReportRollup },
   { name: '20261130010000_events_partner_index', migration: eventsPartnerIndex },
   { name: '20261130020000_token_notify_on_change', migration: tokenNotifyOnChange },
+  { name: '20261130030000_card_tokens_per_tokenization', migration: cardTokensPerTokenization },
 ];

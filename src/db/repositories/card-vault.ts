@@ -25,13 +25,18 @@ export function vaultedCardView(row: CardVaultRecord): VaultedCard {
 }
 
 /**
- * Vaults a card number for a merchant: the same number gives the same token (the expiry is
- * updated to the latest one sent). Only brand, BIN and last4 are kept in clear.
+ * Vaults a card number for a merchant. Only brand, BIN and last4 are kept in clear. For the
+ * merchant's own calls (a bearer token) the same number gives the same token, its expiry updated
+ * to the latest one sent. With `ownToken` (the public tokenization key, which anyone on the
+ * merchant's pages holds) every call gets a token of its own, so it can neither change another
+ * token's expiry nor learn whether the card is known; a card's tokens share its fingerprint (the
+ * networks' retry budgets count the card once).
  */
 export async function vaultCard(
   db: Db,
   input: { merchantId: string; pan: string; brand: CardBrand; expiryMonth: number; expiryYear: number },
   keys: VaultKey[],
+  { ownToken = false }: { ownToken?: boolean } = {},
 ): Promise<{ card: VaultedCard; created: boolean }> {
   const fingerprints = cardFingerprints(input.pan, input.merchantId, keys);
   return db.transaction(async (trx) => {
@@ -40,8 +45,9 @@ export async function vaultCard(
     const existing = await trx('card_vault')
       .where('merchant_id', input.merchantId)
       .whereIn('fingerprint', fingerprints)
+      .orderBy('created_at')
       .first();
-    if (existing) {
+    if (existing && !ownToken) {
       const [updated] = await trx('card_vault')
         .where({ token: existing.token })
         .update({ expiry_month: input.expiryMonth, expiry_year: input.expiryYear })
@@ -49,16 +55,16 @@ export async function vaultCard(
       if (!updated) throw new Error('card_vault update returned no row');
       return { card: vaultedCardView(updated), created: false };
     }
-    // The active key's fingerprint is first; the others find cards vaulted under older keys.
-    const [active] = fingerprints;
-    if (!active) throw new Error('no vault key to fingerprint the card with');
+    // The card's fingerprint if vaulted before (perhaps under an older key), else the active key's.
+    const fingerprint = existing?.fingerprint ?? fingerprints[0];
+    if (!fingerprint) throw new Error('no vault key to fingerprint the card with');
     const token = randomUUID();
     const sealed = sealCard(input.pan, input.merchantId, token, keys);
     const [row] = await trx('card_vault')
       .insert({
         token,
         merchant_id: input.merchantId,
-        fingerprint: active,
+        fingerprint,
         key_id: sealed.keyId,
         iv: sealed.iv,
         ciphertext: sealed.ciphertext,

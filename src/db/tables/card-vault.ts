@@ -2,7 +2,10 @@ import type { Knex } from 'knex';
 import type { CardBrand } from '../../domain/cards';
 import { allColumns, type Instant } from './columns';
 
-/** A row of `card_vault`: one card number per (merchant, fingerprint), sealed (AES-256-GCM). */
+/**
+ * A row of `card_vault`: one token of a card number, sealed (AES-256-GCM). A card's tokens of one
+ * merchant share its fingerprint (src/db/repositories/card-vault.ts).
+ */
 export interface CardVaultRecord {
   token: string;
   merchant_id: string;

@@ -28,11 +28,16 @@ export const partnerOperations: Operation[] = [
     tag: 'Tokenization',
     auth: 'tokenizationKeyOrBearer',
     summary: 'Vault a card number, get a token',
-    description: "Our body, or Spreedly's `payment_method.credit_card` dialect (docs/compatibility.md).",
+    description:
+      "Our body, or Spreedly's `payment_method.credit_card` dialect (docs/compatibility.md). With the tokenization key every call vaults a token of its own (201); with a bearer token the same card answers its existing token (200) and updates its expiry.",
     body: z.union([tokenize.ours, tokenize.spreedly]),
     example: example.tokenizeRequest,
     responses: {
-      200: { description: 'The card was already vaulted', body: tokenizeAnswer, example: example.vaultedCard },
+      200: {
+        description: 'The card was already vaulted (bearer token only)',
+        body: tokenizeAnswer,
+        example: example.vaultedCard,
+      },
       201: { description: 'Vaulted', body: tokenizeAnswer, example: example.vaultedCard },
     },
     errors: [

@@ -532,27 +532,40 @@ describe('rescue reports: GET /v1/reports/rescues and the operator’s, through 
       return (await api(ADMIN, `/v1/admin/reports/rescues?${RANGE}&partnerId=${a.pid}`)).body.totals;
     };
     expect(await agree()).toMatchObject({ submitted: 6, rescued: 3 });
-    // The open rescue is rescued on its third retry: the rollup follows the order's new row.
     const open = (await api(tokenA, `/v1/orders/${openOrderId}`)).body;
-    await record(stack, {
+    const openOrder = {
       mid: a.mid,
       pid: a.pid,
       orderId: openOrderId,
       externalOrderId: open.externalOrderId,
-      version: 3,
-      flow: 'ASYNC_MIT',
+      flow: 'ASYNC_MIT' as const,
       currency: 'GBP',
       amount: 9000,
-      status: 'Completed',
-      outcome: 'APPROVED',
       code: '51',
       createdAt: at(2, '06:00:00'),
-      attempts: 3,
+    };
+    // Its third retry soft-declines: no figure moves, so no rollup row is written (xmin kept).
+    const rollupRows = () =>
+      stack
+        .db('rescue_report_rollup')
+        .where({ partner_id: a.pid })
+        .orderBy(['day', 'dimension', 'key', 'currency'])
+        .select(stack.db.raw('xmin::text as xmin'), '*');
+    const before = await rollupRows();
+    await record(stack, { ...openOrder, version: 3, status: 'Processing', outcome: 'SUBMITTED', attempts: 3 });
+    expect(await rollupRows()).toEqual(before);
+    // Rescued on its fourth: the rollup follows the order's new row.
+    await record(stack, {
+      ...openOrder,
+      version: 4,
+      status: 'Completed',
+      outcome: 'APPROVED',
+      attempts: 4,
       authorized: true,
       completedAt: at(2, '12:00:05'),
     });
     const after = await agree();
-    expect(after).toMatchObject({ submitted: 6, rescued: 4, attemptsPerRescue: 11 / 4 });
+    expect(after).toMatchObject({ submitted: 6, rescued: 4, attemptsPerRescue: 12 / 4 });
     expect(after.recovered).toEqual([
       { currency: 'EUR', amount: 4000 },
       { currency: 'GBP', amount: 9000 },

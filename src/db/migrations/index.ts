@@ -25,6 +25,7 @@ import * as rescueReportRollup from './20261129030000_rescue_report_rollup';
 import * as eventsPartnerIndex from './20261130010000_events_partner_index';
 import * as tokenNotifyOnChange from './20261130020000_token_notify_on_change';
 import * as cardTokensPerTokenization from './20261130030000_card_tokens_per_tokenization';
+import * as rollupSkipsRetries from './20261130040000_rollup_skips_retries';
 
 /**
  * Every migration, in order. Listed explicitly (not discovered on disk) so the same list works
@@ -57,4 +58,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Knex.Migration
   { name: '20261130010000_events_partner_index', migration: eventsPartnerIndex },
   { name: '20261130020000_token_notify_on_change', migration: tokenNotifyOnChange },
   { name: '20261130030000_card_tokens_per_tokenization', migration: cardTokensPerTokenization },
+  { name: '20261130040000_rollup_skips_retries', migration: rollupSkipsRetries },
 ];

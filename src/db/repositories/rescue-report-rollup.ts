@@ -4,7 +4,7 @@ import { type FigureRow, figureRow, type ReportGrouping, type ReportRange, repor
 
 /**
  * The operator's rescue report across merchants (docs/reports.md, "How it stays fast"): the
- * rollup kept by a trigger on orders (migration 20261129020000) for whole UTC days, a scan of the
+ * rollup kept by a trigger on orders (migration 20261129030000) for whole UTC days, a scan of the
  * partial first and last days, and the medians from the rescued orders alone.
  */
 
@@ -21,7 +21,7 @@ const ROLLUP_KEYS: Record<ReportGrouping, { dimension: 'flow' | 'declineCode'; k
 };
 
 /**
- * The rollup's sums over whole UTC days [fromDay, toDay) (migration 20261129020000); no medians.
+ * The rollup's sums over whole UTC days [fromDay, toDay) (migration 20261129030000); no medians.
  * Its rows (partner × day × key × currency) are first summed by key and currency in one hashed
  * pass, so the grouping sets sort a few hundred rows, not tens of thousands.
  */

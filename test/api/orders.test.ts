@@ -652,6 +652,18 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       const again = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: '0.30', idempotencyKey: key });
       expect(again.body).toMatchObject({ amount: 30, refundedAmount: 30, transactionId: first.body.transactionId });
       expect(await stack.db('refunds').where({ order_id: orderId })).toHaveLength(1);
+
+      // 24 hours on (the refund made then, the key's record expired): the key is no longer the
+      // first refund's to replay, and a new refund cannot take its id. 409002, nothing refunded.
+      await stack
+        .db('refunds')
+        .where({ order_id: orderId })
+        .update({ created_at: new Date(Date.now() - 25 * 3_600_000) });
+      await stack.db('idempotency_keys').where({ merchant_id: mid, key }).delete();
+      const later = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: '0.30', idempotencyKey: key });
+      expect([later.status, later.body.error?.id]).toEqual([409, '409002']);
+      expect(await stack.db('idempotency_keys').where({ merchant_id: mid, key })).toHaveLength(0);
+      expect((await api('GET', `/v1/orders/${orderId}`)).body.amounts.refunded).toBe(30);
     });
 
     it('refuses to refund an order that is not completed (409007)', async () => {

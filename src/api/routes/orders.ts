@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
+import { REPLAY_WINDOW_MS } from '../../db/repositories/idempotency';
 import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
 import { findRefund } from '../../db/repositories/refund-lookups';
 import { ApiError } from '../../domain/errors';
@@ -167,12 +168,14 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     if (amount !== null) refuseAmountNotTaken(order, amount, 'amountToRefund');
     const partial = amount !== null && amount !== order.captured_amount;
     if (partial && !body.idempotencyKey) throw new ApiError('idempotency_key_required', { field: 'idempotencyKey' });
-    // A partial refund's key names one refund. Sent again with another amount after its first
-    // answer was lost (which frees the key), it is the key reused (409002), checked before the
-    // claim so nothing is stored: never the first refund's 200 for an amount not refunded.
+    // A partial refund's key names one refund for good. Sent again with another amount after its
+    // first answer was lost (which frees the key), or at all once the key's 24 hours have passed
+    // (a new request then, whose refund id the first holds), it is the key reused (409002), checked
+    // before the claim so nothing is stored: never the first refund's 200 for a refund not made.
     if (partial && body.idempotencyKey) {
       const earlier = await findRefund(deps.db, order.id, refundIdOf(order.id, body.idempotencyKey));
-      if (earlier && earlier.amount !== amount) throw new ApiError('idempotency_key_reused');
+      const replayable = earlier && deps.clock.now().getTime() - earlier.created_at.getTime() < REPLAY_WINDOW_MS;
+      if (earlier && (earlier.amount !== amount || !replayable)) throw new ApiError('idempotency_key_reused');
     }
     const idempotencyKey = body.idempotencyKey ?? null;
     const scope = {

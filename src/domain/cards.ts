@@ -40,6 +40,15 @@ export function checkCardNumber(input: string): CardCheck {
   return { ok: true, pan, brand: rule.brand };
 }
 
+/**
+ * How long after its expiry month has ended (UTC) an evaluate still takes a card number: the
+ * issuer's own last day may end up to 14 hours later, and a retry under its idempotency key
+ * (kept 24 hours) of an evaluate sent before must run as the first did, not turn into 400
+ * `400012` while the first's charge stands. A charge on a card the issuer holds expired is
+ * declined by the processor. Tokenize keeps the strict check.
+ */
+export const EVALUATE_EXPIRY_GRACE_MS = 24 * 3_600_000;
+
 /** A card is usable through the last day of its expiry month (UTC). */
 export function isExpired(month: number, year: number, now: Date): boolean {
   const firstDayAfter = Date.UTC(year, month, 1); // month is 1-based: Date.UTC(y, 12, 1) = next January

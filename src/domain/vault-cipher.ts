@@ -69,6 +69,18 @@ export function openCard(sealed: SealedCard, merchantId: string, token: string, 
 }
 
 /**
+ * A card number as a request's idempotency hash takes it: its fingerprint under the oldest
+ * configured vault key. A rotation prepends the new key, so a retry that reaches a process with the
+ * new key list (a rolling deploy, or any time in the key's 24 hours) hashes as the first did; only
+ * retiring that oldest key changes it.
+ */
+export function requestCardFingerprint(pan: string, merchantId: string, keys: VaultKey[]): string {
+  const oldest = keys.at(-1);
+  if (!oldest) throw new Error('no vault key to fingerprint the card with');
+  return cardFingerprints(pan, merchantId, [oldest])[0] as string;
+}
+
+/**
  * Per-merchant fingerprints of a card number, for "same card, same token" without decrypting:
  * HMAC-SHA256 under a key derived from each configured vault key, the active key's first. New
  * rows store the first; lookups match any, so de-duplication survives a key rotation for as long

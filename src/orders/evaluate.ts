@@ -10,6 +10,7 @@ import {
 } from '../db/repositories/evaluate-reads';
 import { findMerchantSite } from '../db/repositories/sites';
 import { checkCardForVault } from '../domain/card-checks';
+import { EVALUATE_EXPIRY_GRACE_MS } from '../domain/cards';
 import { orderSettingsOf } from '../domain/merchant-settings';
 import type { EvaluateInput } from '../domain/orders/contracts';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
@@ -17,7 +18,7 @@ import { OrderFailure } from '../domain/orders/order-failure';
 import { orderWorkflowId } from '../domain/orders/workflow-ids';
 import { retryBudget } from '../domain/retry-budget';
 import { scoreTransaction } from '../domain/scoring';
-import { cardFingerprints } from '../domain/vault-cipher';
+import { requestCardFingerprint } from '../domain/vault-cipher';
 import type { Acting, OrderDeps } from './deps';
 import { judgeDeviceSignals, signalSenseKey } from './device-signals';
 import type { EvaluateDecision } from './evaluate-decision';
@@ -69,7 +70,7 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
           ...checkCardForVault(
             { cardNumber: pm.cardNumber, expiryMonth: pm.expiryMonth, expiryYear: pm.expiryYear },
             deps.environment,
-            now,
+            new Date(now.getTime() - EVALUATE_EXPIRY_GRACE_MS),
             'paymentMethod',
           ),
           expiryMonth: pm.expiryMonth,
@@ -86,7 +87,7 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
         ? {
             expiryMonth: pm.expiryMonth,
             expiryYear: pm.expiryYear,
-            ...(rawCard ? { card: cardFingerprints(rawCard.pan, merchantId, deps.vaultKeys)[0] } : {}),
+            ...(rawCard ? { card: requestCardFingerprint(rawCard.pan, merchantId, deps.vaultKeys) } : {}),
           }
         : { token: pm.token },
     payer: body.payer ? minimisedPayer(body.payer) : undefined,

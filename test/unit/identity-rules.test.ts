@@ -1,6 +1,13 @@
 import { checkCardNumber, isExpired, SANDBOX_TEST_CARDS } from '../../src/domain/cards';
 import { TokenBuckets } from '../../src/domain/token-bucket';
-import { cardFingerprints, openCard, parseVaultKeys, sealCard } from '../../src/domain/vault-cipher';
+import {
+  cardFingerprints,
+  openCard,
+  parseVaultKeys,
+  requestCardFingerprint,
+  sealCard,
+  type VaultKey,
+} from '../../src/domain/vault-cipher';
 import { findSensitive } from '../helpers/sensitive-scan';
 
 describe('card numbers', () => {
@@ -63,6 +70,14 @@ describe('the vault cipher (AES-256-GCM)', () => {
     expect(a).not.toBe(b);
     expect(cardFingerprints('4111111111111111', 'm2', keys)[0]).not.toBe(a);
     expect(cardFingerprints('4111111111111111', 'm1', keys.slice(1))[0]).toBe(b);
+  });
+
+  it("hashes a request's card number the same before and after a key rotation (the new key prepended)", () => {
+    const [newer, older] = keys as [VaultKey, VaultKey];
+    const before = requestCardFingerprint('4111111111111111', 'm1', [older]);
+    expect(requestCardFingerprint('4111111111111111', 'm1', [newer, older])).toBe(before);
+    expect(requestCardFingerprint('4111111111111111', 'm2', [older])).not.toBe(before);
+    expect(requestCardFingerprint('4000000000000002', 'm1', [older])).not.toBe(before);
   });
 
   it('accepts only keyId:base64 pairs of 32 bytes', () => {

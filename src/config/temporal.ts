@@ -20,7 +20,9 @@ export const temporalEnv = {
   WEBHOOK_TASK_QUEUE: optionalUrl,
   TEMPORAL_DEV_SERVER_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
-  WORKFLOW_CALL_DEADLINE_MS: z.coerce.number().int().min(1_000).max(120_000).default(20_000),
+  // Below the idempotency claim's 2-minute backstop (ABANDONED_AFTER_MS), with room for the
+  // follow-up check: a call still waiting must never have its claim taken over by a retry.
+  WORKFLOW_CALL_DEADLINE_MS: z.coerce.number().int().min(1_000).max(90_000).default(20_000),
   WORKFLOW_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_WORKFLOW_CACHE_SIZE),
   LOWER_ACCEPTED_RESCUE_PRIORITY: z.enum(['true', 'false']).default('true'),
   // Worker Versioning (src/temporal/worker-versioning.ts): both set, or neither (unversioned). The

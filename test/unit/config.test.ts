@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config';
+import { ABANDONED_AFTER_MS } from '../../src/db/repositories/idempotency';
 
 describe('configuration', () => {
   it('has working defaults: sandbox, port 3000, embedded Postgres and dev server', () => {
@@ -80,6 +81,12 @@ describe('configuration', () => {
       loadConfig({ HTTP_MAX_CONNECTIONS: '300', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '500' }).http
         .maxConnectionsPerAddress,
     ).toBe(300);
+  });
+
+  it("keeps a workflow call's deadline under the idempotency claim's backstop, so no retry takes a live claim", () => {
+    expect(loadConfig({ WORKFLOW_CALL_DEADLINE_MS: '90000' }).temporal.callDeadlineMs).toBe(90_000);
+    expect(() => loadConfig({ WORKFLOW_CALL_DEADLINE_MS: '120000' })).toThrow(/WORKFLOW_CALL_DEADLINE_MS/);
+    expect(90_000 + 1_500).toBeLessThan(ABANDONED_AFTER_MS);
   });
 
   it('refuses to start production without its own card vault keys', () => {

@@ -1,3 +1,4 @@
+import { containsCardNumber } from '../domain/sensitive-data';
 import type { WidgetSignal } from '../domain/widget-signals';
 import { pageTime } from './clock';
 import { matchingSelector, queryAll } from './selectors';
@@ -8,8 +9,17 @@ type FieldControl = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 const MAX_FIELDS = 30;
 const SKIPPED_TYPES = new Set(['password', 'hidden', 'file', 'submit', 'button', 'reset', 'image']);
-// Card data and secrets are never read, not even hashed.
-const SENSITIVE_NAME = /card|cc-?num|cvv|cvc|csc|securitycode|expir|iban|ssn|passw|secret|token|otp|pin$/i;
+// Card data and secrets are never read, not even hashed: by the field's name or id (the usual
+// spellings of card number, security code and expiry: cc_number, security_code, exp_month, cc_cid),
+// its autocomplete, or a value shaped like one (a card number, 3-4 digits, MM/YY), whatever the name.
+const SENSITIVE_NAME =
+  /card|cc[-_]?(num|cid|cvv|cvc|csc|exp|code)|cvv|cvc|csc|cvn|cid$|security[-_]?code|expir|exp[-_]?(date|month|year|mm|yy)|iban|ssn|passw|secret|token|otp|pin$/i;
+const CODE_OR_EXPIRY = /^(\d{3,4}|(0?[1-9]|1[0-2]) ?[/-] ?(\d{2}|\d{4}))$/;
+
+/** A value a card field could hold, under any name: never hashed (a 3-digit code has 1,000 hashes). */
+function isCardShaped(value: string): boolean {
+  return CODE_OR_EXPIRY.test(value) || containsCardNumber(value);
+}
 
 function isControl(element: Element): element is FieldControl {
   return (
@@ -46,7 +56,7 @@ function normalisedValue(control: FieldControl): string {
 /**
  * Form scraping at the site's selectors: for each field, its name, type, whether it is filled,
  * the length of its value and a SHA-256 of the normalised value. Never the value itself; never
- * card, password or secret fields. Sent again only when something changed.
+ * card, password or secret fields, nor a field whose value is shaped like card data. Sent again only when something changed.
  */
 export class FormScraper {
   private readonly lastSent = new Map<string, string>();
@@ -73,7 +83,7 @@ export class FormScraper {
     if (!this.dirty && !force) return;
     this.dirty = false;
     for (const selector of this.selectors) {
-      const controls = controlsOf(doc, selector);
+      const controls = controlsOf(doc, selector).filter((control) => !isCardShaped(normalisedValue(control)));
       if (controls.length === 0) continue;
       const fields: FormSignal['fields'] = await Promise.all(
         controls.map(async (control) => {

@@ -17,6 +17,11 @@ const CHECKOUT_FORM = `
   <input id="email" name="email" type="email">
   <input id="cardNumber" name="cardNumber" autocomplete="cc-number">
   <input id="password" name="password" type="password">
+  <input id="cc_number" name="cc_number">
+  <input id="security_code" name="security_code">
+  <input id="exp_month" name="exp_month">
+  <input id="payment_ref" name="payment_ref">
+  <input id="code" name="code">
 </form>`;
 
 /**
@@ -94,6 +99,12 @@ describe('the fc widget collecting signals in Chromium', () => {
     await typeInto('#email', '  Shopper.One@Example.COM ');
     await typeInto('#cardNumber', '4111111111111111');
     await typeInto('#password', 'hunter2-secret');
+    // Card fields under the names payment forms use, and card data under names that say nothing.
+    await typeInto('#cc_number', '4242 4242 4242 4242');
+    await typeInto('#security_code', '737');
+    await typeInto('#exp_month', '03');
+    await typeInto('#payment_ref', '4000 0566 5566 5556');
+    await typeInto('#code', '123');
     await page.mouse.click(5, 5);
     const externalOrderId = `web-${randomUUID()}`;
     const senseKey = await fc<string>(page, `fc.setOrderId({ externalOrderId: '${externalOrderId}' })`);
@@ -125,7 +136,11 @@ describe('the fc widget collecting signals in Chromium', () => {
     // The page is also scraped at load, before anything is typed: take the scrape made after typing.
     const form = signals.filter((s) => s.kind === 'form' && filledName(s.data.fields)).at(-1);
     const fields = form?.data.fields as Array<Record<string, unknown>>;
-    expect(fields.map((f) => f.name)).toEqual(['fullName', 'postcode', 'email']); // never card or password fields
+    // Never card or password fields, nor a value shaped like card data (none of it hashed).
+    expect(fields.map((f) => f.name)).toEqual(['fullName', 'postcode', 'email']);
+    const everyForm = JSON.stringify(signals.filter((s) => s.kind === 'form'));
+    for (const secret of ['4242424242424242', '4242 4242 4242 4242', '737', '4000 0566 5566 5556', '123'])
+      expect(everyForm).not.toContain(sha256(secret));
     expect(fields[0]).toEqual({
       name: 'fullName',
       type: 'text',

@@ -20,13 +20,14 @@ export function watchRoutes(win: Window, onChange: (trigger: RouteTrigger) => vo
 }
 
 /**
- * The route as sent: the path only (no query or fragment, which may carry tokens), with
- * segments that look like identifiers (digits, or an @) replaced by ":id", at most 256 characters.
+ * The route as sent: the path only (no query or fragment, which may carry tokens), with segments
+ * that look like identifiers (digits, or an @, also percent-encoded as %40) replaced by ":id", at
+ * most 256 characters.
  */
 export function routePath(pathname: string): string {
   return pathname
     .split('/')
-    .map((segment) => (/\d{3,}|@|^[0-9a-f-]{16,}$/i.test(segment) ? ':id' : segment))
+    .map((segment) => (/\d{3,}|@|%40|^[0-9a-f-]{16,}$/i.test(segment) ? ':id' : segment))
     .join('/')
     .slice(0, 256);
 }

@@ -215,7 +215,8 @@ describe('the fc widget collecting signals in Chromium', () => {
     expect(form.t).toBeGreaterThanOrEqual(pushedAt);
     expect(form.fields.map((f) => f.name)).toEqual(['email', 'city']);
 
-    await page.evaluate(() => history.replaceState({}, '', '/spa/checkout/review'));
+    // An e-mail in the path, percent-encoded as encodeURIComponent writes it: replaced, never sent.
+    await page.evaluate(() => history.replaceState({}, '', `/spa/account/${encodeURIComponent('jane.doe@mail.com')}`));
     await page.evaluate(() => history.back());
     const all = await eventually(
       () => storedSignals(stack.db, senseKey),
@@ -225,7 +226,7 @@ describe('the fc widget collecting signals in Chromium', () => {
     expect(all.filter((s) => s.kind === 'route').map((s) => [s.data.path, s.data.trigger])).toEqual([
       ['/spa', 'load'],
       ['/spa/checkout', 'pushState'],
-      ['/spa/checkout/review', 'replaceState'],
+      ['/spa/account/:id', 'replaceState'],
       ['/spa', 'popstate'],
     ]);
     const snapshots = all.filter((s) => s.kind === 'interactions');

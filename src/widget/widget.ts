@@ -14,9 +14,10 @@ export interface OrderIdProps {
   externalOrderId?: unknown;
 }
 
+/** A string or number argument, trimmed (as evaluate trims the externalOrderId it is matched with). */
 function text(value: unknown): string | null {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
 /**

@@ -154,6 +154,9 @@ describe('the fc widget interface in Chromium', () => {
     expect((await storage(page)).eoi).toBe('external-7');
     await fc(page, "fc.setOrderId({ orderId: 'internal-8' })");
     expect((await storage(page)).eoi).toBe('internal-8');
+    // Bound as evaluate matches it: trimmed (a backend forwarding ' external-9 ' finds this session).
+    await fc(page, "fc.setOrderId({ externalOrderId: ' external-9 ' })");
+    expect([await fc(page, 'fc.externalOrderId'), (await storage(page)).eoi]).toEqual(['external-9', 'external-9']);
   });
 
   it('getSenseKey works when sessionStorage throws (private modes): the in-memory key', async () => {

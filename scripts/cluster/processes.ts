@@ -69,6 +69,14 @@ export class ManagedProcess {
     this.starts += 1;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     child.stderr?.pipe(this.log, { end: false });
+    // The last of its output, both streams, for the error if it dies before serving: a test's
+    // run directory (and its logs) may be gone by the time anyone reads the message.
+    let recent = '';
+    const keep = (d: Buffer) => {
+      recent = (recent + String(d)).slice(-2_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
     if (this.opts.echo) {
       child.stdout?.on('data', (d: Buffer) => process.stdout.write(d));
       child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
@@ -102,10 +110,12 @@ export class ManagedProcess {
         if (seen.includes(entry.ready)) started();
       };
       child.stdout?.on('data', onData);
-      child.once('exit', (code, signal) => {
+      // 'close', not 'exit': by then its output has been read to the end.
+      child.once('close', (code, signal) => {
         clearTimeout(timer);
         clearInterval(probe);
-        reject(new Error(`${this.name} exited at start (${signal ?? code}); see ${this.opts.logFile}`));
+        const tail = recent.trim().split('\n').slice(-5).join('\n');
+        reject(new Error(`${this.name} exited at start (${signal ?? code}); ${this.opts.logFile} ends:\n${tail}`));
       });
     });
     this.backoffMs = 1_000;
@@ -114,6 +124,24 @@ export class ManagedProcess {
       this.opts.say?.(`${this.name} (pid ${child.pid}) exited (${signal ?? code})`);
       if (this.opts.autoRestart) this.restartLater();
     });
+  }
+
+  /**
+   * Starts it as a supervisor restarts a crashed process: a start that fails (say, Temporal not
+   * answering within the connect timeout on a saturated machine) is tried again after the
+   * backoff, until `withinMs`. Each failed start is reported through `say`.
+   */
+  async startRetrying(withinMs: number): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    for (let delay = 1_000; ; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        return await this.start();
+      } catch (err) {
+        if (Date.now() + delay > deadline) throw err;
+        this.opts.say?.(`${this.name}: ${err instanceof Error ? err.message : String(err)}; starting again`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
   }
 
   private restartLater(): void {

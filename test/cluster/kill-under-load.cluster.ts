@@ -320,7 +320,8 @@ describe('the cluster: two workers and two APIs on a real Temporal server, kille
     await Promise.all([worker.kill('SIGKILL'), apiProcess.kill('SIGKILL')]);
     const doneAtKill = done;
     await new Promise((r) => setTimeout(r, 3_000));
-    await Promise.all([worker.start(), apiProcess.start()]);
+    // As a supervisor would: a start that fails on the loaded machine is tried again (and said).
+    await Promise.all([worker.startRetrying(120_000), apiProcess.startRetrying(120_000)]);
     const restartedIn = Date.now() - killedAt;
 
     // The restarted worker polls again: Temporal lists it (identity `pid@host`) among the pollers.
@@ -421,7 +422,7 @@ describe('the cluster: two workers and two APIs on a real Temporal server, kille
     const flows = [...new Set(results.map((r) => r.flow))];
     const report = [
       `flows: ${flows.length} (${flows.join(', ')}); orders acknowledged: ${results.length} of ${total}; load ${Math.round(loadMs / 1000)} s`,
-      `killed with SIGKILL after ${doneAtKill} of ${total} orders: worker-1 (pid ${killedPids[0]}) and api-1 (pid ${killedPids[1]}); both serving again ${Math.round(restartedIn / 1000)} s later (worker-1 now pid ${worker.pid}, among the task queue's pollers: ${pollerPids.includes(worker.pid ?? -1)}; api-1 now pid ${apiProcess.pid})`,
+      `killed with SIGKILL after ${doneAtKill} of ${total} orders: worker-1 (pid ${killedPids[0]}) and api-1 (pid ${killedPids[1]}); both serving again ${Math.round(restartedIn / 1000)} s later (worker-1 now pid ${worker.pid}, among the task queue's pollers: ${pollerPids.includes(worker.pid ?? -1)}; api-1 now pid ${apiProcess.pid}; starts in all: worker-1 ${worker.starts}, api-1 ${apiProcess.starts})`,
       `requests: ${stats.requests}; connections broken by the kill: ${stats.networkErrors}; answers after a same-key retry: ${stats.retriedAnswers}`,
       `same-key retries that found their command already done: Sync MIT evaluate answered APPROVED (captured) ${stats.syncEvaluateRetryCaptured}, capture answered 200 (captured) ${stats.captureRetryAnswered}`,
       `proxy connections per API process: ${[...cluster.proxy.connections.entries()].map(([k, v]) => `${k}=${v}`).join(', ')}`,

@@ -37,15 +37,18 @@ export function installFc(win: Window, api: string | null): void {
   const widget = new Widget(win, api);
 
   const fc = ((command: string, ...args: unknown[]) => widget.command(command, args)) as Fc;
+  // A setter that ignores the value: assigning one of these in the page's strict-mode code must
+  // not throw (a getter alone would, and break the merchant's checkout script).
+  const readOnly = (get: () => unknown) => ({ get, set: () => {}, enumerable: true });
   Object.defineProperties(fc, {
     setOrderId: { value: (props: OrderIdProps) => widget.setOrderId(props) },
     getSenseKey: { value: () => widget.getSenseKey() },
     createOrderId: { value: () => widget.createOrderId() },
-    senseKey: { get: () => widget.senseKey, enumerable: true },
-    externalOrderId: { get: () => widget.externalOrderId, enumerable: true },
-    mid: { get: () => widget.mid, enumerable: true },
-    siteId: { get: () => widget.siteId, enumerable: true },
-    isStarted: { get: () => widget.isStarted, enumerable: true },
+    senseKey: readOnly(() => widget.senseKey),
+    externalOrderId: readOnly(() => widget.externalOrderId),
+    mid: readOnly(() => widget.mid),
+    siteId: readOnly(() => widget.siteId),
+    isStarted: readOnly(() => widget.isStarted),
     [LOADED]: { value: true },
   });
   win.fc = fc;

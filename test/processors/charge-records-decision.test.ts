@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createProcessorActivities } from '../../src/activities/processor';
+import { reserveRefund } from '../../src/db/repositories/refunds';
 import type { ChargeAttempt } from '../../src/domain/orders/charge-attempts';
 import { CHALLENGE_TIMEOUT_MS } from '../../src/domain/orders/charge-decision';
 import type { ChargeInput, ChargeResult, EvaluateInput, OrderState } from '../../src/domain/orders/contracts';
@@ -160,5 +161,26 @@ describe("the first evaluate's charge records the order it decides", () => {
     });
     expect(taken).toEqual(decided);
     expect(await eventNames(database.db, recorded.input.orderId)).toEqual(['order.completed']);
+  });
+
+  it('a run closing undecided takes up its recorded order after a refund moved the row on', async () => {
+    // The merchant saw the order Completed (a lookup, order.completed) and refunded part of it
+    // while the run never heard the charge's answer: the hour's end must take that order up,
+    // not undo its charge.
+    const recorded = await firstCharge(SANDBOX_CARDS_BY_BEHAVIOUR.approves.visa, 'decide');
+    const decided = await charge(recorded.input);
+    const refund = { refundId: randomUUID(), orderId: recorded.input.orderId, merchantId: merchant.mid };
+    const reserved = await reserveRefund(
+      database.db,
+      { ...refund, kind: 'partial', amount: 100, idempotencyKey: null },
+      new Date(),
+    );
+    expect(reserved.kind).toBe('reserved');
+    expect(await orderRow(database.db, recorded.input.orderId)).toMatchObject({ version: 2 });
+    const taken = await charge({
+      ...recorded.input,
+      decides: { ...(recorded.input.decides as NonNullable<ChargeInput['decides']>), mode: 'adopt' },
+    });
+    expect(taken).toEqual(decided);
   });
 });

@@ -109,8 +109,14 @@ export function orderWrites(db: Db, input: PersistOrderInput): Write[] {
   return writes;
 }
 
-/** When version `version` of the order was written (its updated_at), if that is the version the row holds. */
+/**
+ * When version `version` of the order was written, if it was: its transition's time, else the
+ * row's updated_at while the row still holds that version. A refund reserved or settled since
+ * moves the row's version on (src/db/repositories/refunds.ts), but not the transition.
+ */
 export async function orderVersionWrittenAt(db: Db, orderId: string, version: number): Promise<Date | null> {
+  const transition = await db('order_transitions').where({ order_id: orderId, version }).first('at');
+  if (transition) return transition.at;
   const row = await db('orders').where({ id: orderId, version }).first('updated_at');
   return row?.updated_at ?? null;
 }

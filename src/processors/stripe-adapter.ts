@@ -199,9 +199,14 @@ function isCancelledAlready(err: StripeErrorLike): boolean {
   return err.code === 'payment_intent_unexpected_state' && err.payment_intent?.status === 'canceled';
 }
 
-/** Worth the same request again: the network, Stripe's rate limit or Stripe's own failure. */
+/**
+ * Worth the same request again: the network, Stripe's rate limit or Stripe's own failure; or a
+ * 409 `idempotency_key_in_use`: an earlier try under this key (one cut off by its timeout) is
+ * still running at Stripe, which saves no answer for the conflict and may yet charge.
+ */
 function isTransient(err: StripeErrorLike): boolean {
   return (
+    err.code === 'idempotency_key_in_use' ||
     err.type === 'StripeConnectionError' ||
     err.type === 'StripeRateLimitError' ||
     err.type === 'StripeAPIError' ||

@@ -28,6 +28,17 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
         },
       },
     },
+    // Stripe's answer while an earlier request under the same key is still running.
+    'key-in-use': {
+      status: 409,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'idempotency_key_in_use',
+          message: 'There is currently another in-progress request using this Idempotent Key',
+        },
+      },
+    },
     'key-invalid': { status: 400, body: { error: { type: 'invalid_request_error', param: 'amount' } } },
     'key-slow': { status: 200, body: { id: 'pm_slow', object: 'payment_method' }, delayMs: 3_000 },
   };
@@ -92,6 +103,18 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
     await expect(
       stripe.capture({ idempotencyKey: 'key-api-error:capture', authorizationId: 'pi_1', amount: 1, currency: 'USD' }),
     ).rejects.toMatchObject({ type: 'StripeAPIError' });
+  });
+
+  it('a 409 idempotency_key_in_use (an earlier try still running at Stripe) is thrown: retried, never an answer or a refusal', async () => {
+    const stripe = adapterAt(failingPort);
+    const inUse = { code: 'idempotency_key_in_use', statusCode: 409 };
+    await expect(stripe.sale(request('key-in-use'))).rejects.toMatchObject(inUse);
+    await expect(
+      stripe.capture({ idempotencyKey: 'key-in-use:capture', authorizationId: 'pi_1', amount: 1, currency: 'USD' }),
+    ).rejects.toMatchObject(inUse);
+    await expect(stripe.void({ idempotencyKey: 'key-in-use:void', authorizationId: 'pi_1' })).rejects.toMatchObject(
+      inUse,
+    );
   });
 
   it('a request Stripe refuses (bad key, idempotency conflict, invalid) is "unavailable": nothing was charged', async () => {

@@ -12,7 +12,7 @@ import {
   markChargeUnknown,
 } from '../db/repositories/charges';
 import type { ChargeRecord, ChargeRequestRecord } from '../db/tables/charges';
-import { isCardCharge } from '../domain/orders/charge-attempts';
+import { isCardCharge, KEY_RESEND_LIMIT_MS } from '../domain/orders/charge-attempts';
 import type { LedgerAnswer, LedgerCall } from '../domain/orders/contracts';
 import { FAILURE } from '../domain/orders/failures';
 import type { ChargeOutcome } from '../processors/port';
@@ -109,6 +109,14 @@ export function chargeLedger(db: Db) {
       );
       if (writes.length) await storeStep('record with the charge answer', () => writeAsOneStatement(db, writes));
       return { ...answer, key: row.id };
+    }
+    if (isCardCharge(call.kind) && sentAt.getTime() - row.created_at.getTime() > KEY_RESEND_LIMIT_MS) {
+      // Its outcome is learnt no more by sending: under a key the processor forgot, it charges anew.
+      await storeStep('mark charge unknown', () => markChargeUnknown(db, row.id));
+      throw ApplicationFailure.nonRetryable(
+        `charge ${row.id} was first sent at ${row.created_at.toISOString()}: too long ago to send again under its key`,
+        FAILURE.chargeKeyExpired,
+      );
     }
     let answer: T;
     try {

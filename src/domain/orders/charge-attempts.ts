@@ -80,6 +80,14 @@ export function moveCharge(
  */
 export const KEY_TRUSTED_MS = 20 * 3_600_000;
 
+/**
+ * The ledger's own bound on the same (src/activities/charge-ledger.ts): a card charge first sent
+ * longer ago than this is not sent again, whatever asks (a retry's timer that fired hours late
+ * after an outage, a cancel, the window's end). Past KEY_TRUSTED_MS, when the workflow's last
+ * send is due, by enough for that send and its retries; short of Stripe's 24 hours.
+ */
+export const KEY_RESEND_LIMIT_MS = 22 * 3_600_000;
+
 /** A call whose money may have moved and whose answer is not known: it is sent again under its key. */
 export const isUnsettled = (state: ChargeState): boolean =>
   state === 'intent' || state === 'sent' || state === 'unknown';

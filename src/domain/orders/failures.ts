@@ -37,4 +37,9 @@ export const FAILURE = {
    * retried; the refund workflow releases its reservation and the refund is refused.
    */
   processorRefused: 'ProcessorRefused',
+  /**
+   * A card charge first sent longer ago than KEY_RESEND_LIMIT_MS was not sent again: the
+   * processor may have forgotten its key and would charge anew. Its outcome stays unknown.
+   */
+  chargeKeyExpired: 'ChargeKeyExpired',
 } as const;

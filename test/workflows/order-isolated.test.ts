@@ -759,6 +759,32 @@ describe('order workflow with fake activities', () => {
         expect(hoursToLastWrite(persisted)).toBeGreaterThanOrEqual(6); // by retry 3, not by the 13th try of retry 2
       });
 
+      it('a re-send answered "unavailable" (say, our credentials refused) leaves the charge unsettled, never a new attempt', async () => {
+        let tries = 0;
+        const processorCharge = jest.fn(async (input: ChargeInput): Promise<ChargeResult> => {
+          if (input.attempt !== 2) return softDecline;
+          tries += 1;
+          if (tries <= 12) throw new Error('processor read timeout'); // retry 2, let go
+          // Retry 3 sends it again: refused before the processor's key lookup, which says nothing
+          // of the first send. Retry 4 sends it again, and the key answers the first's approval.
+          return tries === 13 ? { result: 'unavailable' } : approved(input);
+        });
+        const { activities, persisted } = fakes({ processorCharge });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit()] });
+          expect(await handle.result()).toEqual({ status: 'Completed' });
+        });
+        expect(chargeAttempts(activities)).toEqual([1, ...Array(14).fill(2)]);
+        expect(new Set(chargeKeys(activities).slice(1)).size).toBe(1);
+        expect(processorCharge.mock.calls.slice(13).map(([input]) => input.settling)).toEqual([true, true]);
+        expect(persisted.map((p) => [p.state.status, p.state.serviceAttempts])).toEqual([
+          ['Processing', 0],
+          ['Processing', 1],
+          ['Completed', 2],
+        ]);
+      });
+
       /** An async MIT order whose retry 2 went unanswered and was let go, 3 hours in; then `act`. */
       const withUnansweredRetry = async (
         act: (handle: Awaited<ReturnType<typeof start>>, answering: { now: boolean }) => Promise<void>,

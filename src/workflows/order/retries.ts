@@ -29,8 +29,16 @@ export function settleBy(order: Order): number | null {
  * is over (rescued, hard-declined, or left to an operator).
  */
 export async function retryCharge(order: Order, lastChance = false): Promise<boolean> {
+  // A charge sent again under its key only learns what became of it: "unavailable" (say, Stripe
+  // refusing our credentials) says nothing of the first send, which may have charged. Such an
+  // answer leaves it unsettled, rather than a new attempt under a new key. Asked only then, so
+  // no other order records the patch's marker.
+  const resending = order.unsettledCharge !== undefined;
   try {
-    return await recordRetryAnswer(order, await charge(order, processorSettling));
+    const result = await charge(order, processorSettling, false, undefined, resending);
+    if (!(resending && result.result === 'unavailable' && wf.patched('resend-unavailable-unsettled')))
+      return await recordRetryAnswer(order, result);
+    order.charges.unanswered(order.state.serviceAttempts + 1);
   } catch (err) {
     if (!isOutcomeUnknown(err)) throw err;
   }

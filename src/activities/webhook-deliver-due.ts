@@ -157,6 +157,7 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
       if (result.delivered && endpoint?.failing_since) await streak.succeeded(endpoint.id);
       else if (!result.delivered && endpoint && lastFailureAt) await streak.failed(endpoint, lastFailureAt);
       result.nextDueAt = (await nextDueAt(db, input.endpointId))?.toISOString() ?? null;
+      if (!result.nextDueAt && endpoint && (endpoint.failing_since || lastFailureAt)) await streak.idle(endpoint.id);
       return result;
     } finally {
       clearInterval(heartbeat);

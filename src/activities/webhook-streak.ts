@@ -4,6 +4,7 @@ import {
   continueFailureStreak,
   disableFailingEndpoint,
   endFailureStreak,
+  endIdleFailureStreak,
   releaseFailureAlert,
 } from '../db/repositories/webhook-endpoint-streaks';
 import type { EndpointRow } from '../db/repositories/webhook-endpoints';
@@ -72,5 +73,10 @@ export function createFailureStreak(deps: Pick<WebhookActivityDeps, 'db' | 'logg
     });
   }
 
-  return { succeeded, failed };
+  /** The endpoint has nothing left to deliver: a streak still open lapses (endIdleFailureStreak). */
+  async function idle(endpointId: string): Promise<void> {
+    await endIdleFailureStreak(db, endpointId);
+  }
+
+  return { succeeded, failed, idle };
 }

@@ -5,6 +5,7 @@ import { insertDueDeliveries, resendDeliveries } from '../../src/db/repositories
 import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
 import { derivedUuid } from '../../src/domain/ids';
 import { deliveriesAddedSignal, endpointWorkflowId, webhookEndpointWorkflow } from '../../src/workflows';
+import { eventually } from '../helpers/eventually';
 import { seedMerchant } from '../helpers/fixtures';
 import { trackHistory } from '../helpers/histories';
 import { useWebhookWorkflowStack } from '../helpers/webhook-workflow-stack';
@@ -153,6 +154,44 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       expect(stack.mails.length).toBe(mailsBefore);
       const row = await stack.database.db('webhook_endpoints').where({ id: endpoint.id }).first();
       expect([row?.enabled, row?.failing_since]).toEqual([true, null]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('a streak lapses when nothing is left to deliver: a failure days later starts a new one, never disables', async () => {
+    const receiver = await startReceiver(503);
+    const endpointRow = (id: string) => stack.database.db('webhook_endpoints').where({ id }).first();
+    try {
+      const { endpoint, delivery, signal } = await setup(receiver.url);
+      await delivery(); // P: refused on every attempt of its five days
+      const handle = await signal();
+      await stack.env.sleep(11 * HOUR); // P's attempts up to 10 h have failed: a streak since 0 h
+      receiver.setStatus(204);
+      const q = await delivery(); // Q, delivered at once: the 2xx ends that streak
+      await signal();
+      await eventually(
+        async () => (await stack.database.db('webhook_deliveries').where({ id: q.id }).first())?.status,
+        (status) => status === 'delivered',
+        { describe: `delivery ${q.id} delivered` },
+      );
+      receiver.setStatus(503);
+      // P's attempts from 24 h to 120 h fail: a streak of 96 h when P gives up, short of disabling.
+      expect(await handle.result()).toEqual({ delivered: 1, failed: 13, stopped: 0 });
+      expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: true, failing_since: null });
+
+      await stack.env.sleep(10 * 24 * HOUR); // nothing to deliver for ten days
+      const r = await delivery(); // R's first attempt fails: a streak of its own, just begun
+      const later = await signal();
+      await eventually(
+        async () => (await attemptsOf(r.id)).length,
+        (n) => n >= 1,
+        { describe: `a first attempt of delivery ${r.id}` },
+      );
+      const row = await endpointRow(endpoint.id);
+      expect(row).toMatchObject({ enabled: true, disabled_at: null });
+      expect(row?.failing_since?.getTime()).toBe((await attemptsOf(r.id))[0]?.started_at.getTime());
+      await later.terminate();
     } finally {
       await receiver.stop();
     }

@@ -15,6 +15,19 @@ export async function endFailureStreak(db: Db, endpointId: string): Promise<void
     .update({ failing_since: null, alerted_at: null });
 }
 
+/**
+ * The streak lapses once the endpoint has nothing left to deliver (its last pending delivery gave
+ * up): silence proves nothing either way, so a failure days later starts a new streak rather
+ * than disable the endpoint on the old one's age. A disabled endpoint keeps its record.
+ */
+export async function endIdleFailureStreak(db: Db, endpointId: string): Promise<void> {
+  await db('webhook_endpoints')
+    .where({ id: endpointId, enabled: true })
+    .whereNotNull('failing_since')
+    .whereNotExists(db('webhook_deliveries').where({ endpoint_id: endpointId, status: 'pending' }).select(db.raw('1')))
+    .update({ failing_since: null, alerted_at: null });
+}
+
 /** A failure at `at` starts the streak, or continues the running one; answers the endpoint as it now is. */
 export async function continueFailureStreak(db: Db, endpointId: string, at: Date): Promise<EndpointRow | undefined> {
   const [row] = (await db('webhook_endpoints')

@@ -77,6 +77,27 @@ describe('webhooks through the real API, worker, outbox relay and a real HTTPS r
       expect([unknown.status, unknown.body.error.id]).toEqual([400, '400041']);
     });
 
+    it('refuses events the owner never receives (400041): application events on a merchant endpoint, others on a partner one', async () => {
+      const url = 'https://shop.example/hooks';
+      const before = await stack.db('webhook_endpoints').count<{ count: string }[]>('* as count');
+      const app = await api('POST', '/v1/webhooks', { url, events: ['order.completed', 'application.approved'] });
+      expect([app.status, app.body.error.id, app.body.error.field]).toEqual([400, '400041', 'events']);
+      const put = await api('PUT', `/v1/webhooks/${endpoint.id}`, { events: ['application.approved'] });
+      expect([put.status, put.body.error.id]).toEqual([400, '400041']);
+      expect((await api('GET', `/v1/webhooks/${endpoint.id}`)).body.events).toEqual(['*']);
+
+      const partnerToken = await accessToken(stack.baseUrl, await seedKey(stack.db, { pid: merchant.pid }));
+      const order = await api('POST', '/v1/webhooks', { url, events: ['order.completed'] }, partnerToken);
+      expect([order.status, order.body.error.id]).toEqual([400, '400041']);
+      expect(await stack.db('webhook_endpoints').count<{ count: string }[]>('* as count')).toEqual(before);
+      // What each owner does receive is taken, and "*" by both.
+      const taken = await api('POST', '/v1/webhooks', { url, events: ['application.approved'] }, partnerToken);
+      expect(taken.status).toBe(201);
+      const all = await api('POST', '/v1/webhooks', { url, events: ['*'] }, partnerToken);
+      expect(all.status).toBe(201);
+      for (const id of [taken.body.id, all.body.id]) await api('DELETE', `/v1/webhooks/${id}`, undefined, partnerToken);
+    });
+
     it("in sandbox, by default, takes this machine's receivers but refuses the network around it (400042)", async () => {
       for (const url of ['https://10.0.0.7/hooks', 'https://169.254.169.254/latest', 'https://[fd12:3456::1]/hooks']) {
         const res = await api('POST', '/v1/webhooks', { url, events: ['*'] });

@@ -60,8 +60,16 @@ export function endpointOwner(principal: Principal) {
   return { partnerId: principal.partnerId, merchantId: principal.merchantId };
 }
 
-/** Validates the body; http URLs and unknown event names get their own identifiers. */
-function parseEndpointBody<T extends { url?: string; events?: string[] }>(schema: z.ZodType<T>, body: unknown): T {
+/**
+ * Validates the body; http URLs and unknown event names get their own identifiers. An event its
+ * owner never receives is refused as unknown (400041), as the test event route refuses it:
+ * application events go to partner endpoints only, every other event to merchant ones.
+ */
+function parseEndpointBody<T extends { url?: string; events?: string[] }>(
+  schema: z.ZodType<T>,
+  body: unknown,
+  principal: Principal,
+): T {
   const result = schema.safeParse(body);
   if (!result.success && result.error.issues.some((i) => i.path[0] === 'url' && i.message === 'https-only')) {
     throw new ApiError('webhook_url_not_https', { field: 'url' });
@@ -72,6 +80,15 @@ function parseEndpointBody<T extends { url?: string; events?: string[] }>(schema
     throw new ApiError('unknown_event_name', {
       field: 'events',
       message: `Unknown event name(s): ${unknown.join(', ')}.`,
+    });
+  const partnerOwned = endpointOwner(principal).merchantId === null;
+  const neverSent = (input.events ?? []).filter((e) => e !== '*' && e.startsWith('application.') !== partnerOwned);
+  if (neverSent.length)
+    throw new ApiError('unknown_event_name', {
+      field: 'events',
+      message: partnerOwned
+        ? `A partner endpoint receives application events only: ${neverSent.join(', ')}.`
+        : `Application events go to partner endpoints: ${neverSent.join(', ')}.`,
     });
   return input;
 }
@@ -113,7 +130,7 @@ export function webhookRoutes(deps: {
   }
 
   router.post('/v1/webhooks', async (ctx) => {
-    const input = parseEndpointBody(createBody, ctx.request.body);
+    const input = parseEndpointBody(createBody, ctx.request.body, principalOf(ctx.state));
     await publicDestination(input.url);
     const { row, secret } = await createEndpoint(
       deps.db,
@@ -149,7 +166,7 @@ export function webhookRoutes(deps: {
 
   router.put('/v1/webhooks/:id', async (ctx) => {
     const row = await owned(ctx);
-    const change = parseEndpointBody(updateBody, ctx.request.body);
+    const change = parseEndpointBody(updateBody, ctx.request.body, principalOf(ctx.state));
     await publicDestination(change.url);
     ctx.body = endpointView(await updateEndpoint(deps.db, row.id, change, deps.clock.now()));
   });

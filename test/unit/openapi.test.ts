@@ -7,11 +7,12 @@ import { buildOpenApiDocument } from '../../src/api/openapi/document';
 import { envelopeExample } from '../../src/api/openapi/examples/events';
 import { OPERATIONS } from '../../src/api/openapi/operations';
 import { openApiPath } from '../../src/api/openapi/registry';
-import { envelopeOf } from '../../src/api/openapi/webhooks';
+import { EVENT_DATA, envelopeOf } from '../../src/api/openapi/webhooks';
 import { loadConfig } from '../../src/config';
 import { createDb } from '../../src/db/knex';
 import { isSandboxTestCard } from '../../src/domain/cards';
 import { ERROR_CATALOGUE } from '../../src/domain/errors';
+import { type OrderDomainEvent, publicEventData } from '../../src/domain/orders/domain-events';
 import { EVENT_NAMES } from '../../src/domain/webhooks/event-names';
 import { createLogger } from '../../src/logger';
 
@@ -145,6 +146,23 @@ describe('the OpenAPI document', () => {
     for (const event of EVENT_NAMES) {
       if (!envelopeOf(event).safeParse(envelopeExample(event)).success) rejected.push(`webhook ${event}`);
     }
+    expect(rejected).toEqual([]);
+  });
+
+  it("types every order event's EventData as the read model builds it (publicEventData)", () => {
+    const at = '2026-11-29T10:00:00.000Z';
+    const events: OrderDomainEvent[] = [
+      { name: 'order.completed' },
+      { name: 'order.cancelled' },
+      { name: 'order.expired' },
+      { name: 'order.expired', endedBy: 'retry_budget', rule: 'visa-cat2-15-in-30d', retryAllowedAt: at },
+      { name: 'order.capturerequired', amount: 1999, currency: 'USD', captureBefore: at },
+      { name: 'challenge.presented', expiresAt: at },
+      { name: 'challenge.attempted', attempt: 1, attemptedAt: at },
+      { name: 'challenge.failed', failedAt: at },
+      { name: 'challenge.passed', passedAt: at },
+    ];
+    const rejected = events.filter((e) => !EVENT_DATA[e.name].safeParse(publicEventData(e)).success);
     expect(rejected).toEqual([]);
   });
 

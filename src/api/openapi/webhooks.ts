@@ -19,7 +19,14 @@ const application = z.object({
 export const EVENT_DATA: Record<EventName, z.ZodType> = {
   'order.completed': z.null(),
   'order.cancelled': z.null(),
-  'order.expired': z.null(),
+  'order.expired': z
+    .object({
+      EndedBy: z.literal('retry_budget'),
+      Rule: z.string().describe('The network rule that ended it (docs/network-rules.md).'),
+      RetryAllowedAt: instant.describe('When that rule lets the card be charged again.'),
+    })
+    .nullable()
+    .describe("null when the rescue window ended the rescue; set when the card's retry budget did."),
   'order.refunded': z.object({ Timestamp: instant, Message: z.string().nullable(), ...reference, ...money }),
   'order.capturerequired': z.object({ ...money, CaptureBefore: instant }),
   'payment.chargeback.received': z.object({ DisputeDateTime: instant, Reason: z.string(), ...reference, ...money }),

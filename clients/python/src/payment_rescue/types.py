@@ -1362,7 +1362,8 @@ class OrderExpiredEvent(TypedDict):
     """Same on every retry and resend of this event to this endpoint."""
     Event: Literal["order.expired"]
     TimeStamp: str
-    EventData: None
+    EventData: Optional[OrderExpiredEventEventData]
+    """null when the rescue window ended the rescue; set when the card's retry budget did."""
     Mid: Optional[str]
     Pid: str
     ExternalOrderId: Optional[str]
@@ -1370,6 +1371,14 @@ class OrderExpiredEvent(TypedDict):
     ConfirmationId: Optional[str]
     IsTestMode: bool
     IsResent: bool
+
+
+class OrderExpiredEventEventData(TypedDict):
+    EndedBy: Literal["retry_budget"]
+    Rule: str
+    """The network rule that ended it (docs/network-rules.md)."""
+    RetryAllowedAt: str
+    """When that rule lets the card be charged again."""
 
 
 class OrderCapturerequiredEvent(TypedDict):

@@ -851,7 +851,20 @@ export interface PaymentRescueApi {
       IdempotencyKey: string;
       Event: 'order.expired';
       TimeStamp: string;
-      EventData: null;
+      /**
+       * null when the rescue window ended the rescue; set when the card's retry budget did.
+       */
+      EventData: {
+        EndedBy: 'retry_budget';
+        /**
+         * The network rule that ended it (docs/network-rules.md).
+         */
+        Rule: string;
+        /**
+         * When that rule lets the card be charged again.
+         */
+        RetryAllowedAt: string;
+      } | null;
       Mid: string | null;
       Pid: string;
       ExternalOrderId: string | null;

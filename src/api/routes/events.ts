@@ -68,7 +68,8 @@ export function eventRoutes(deps: { db: Db; client: Client; taskQueue: string })
       (position): position is string => position !== undefined,
     );
     const { rows, hasMore } = await listOwnedEvents(deps.db, endpointOwner(principalOf(ctx.state)), {
-      occurredSince: since && sinceCursor === undefined ? since : undefined,
+      // A Date, as order search passes its bounds: pg writes year 0000 as 1 BC, which Postgres takes.
+      occurredSince: since && sinceCursor === undefined ? new Date(since) : undefined,
       after,
       limit,
       withTestEvents: include_test_events === 'true',

@@ -22,8 +22,8 @@ function ownedEvents(db: Db, owner: EventOwner, withTestEvents: boolean) {
 
 /** A page of the owner's events, oldest first. */
 export interface EventPage {
-  /** Events occurred at or after this instant (ISO 8601). */
-  occurredSince?: string;
+  /** Events that occurred at or after this instant. */
+  occurredSince?: Date;
   /** Events after each of these positions (their `sequence`, as the cursors carry it). */
   after: string[];
   limit: number;

@@ -17,7 +17,11 @@ export type { EvaluateCard } from './evaluate-card';
  * - Unknown fields (`Source`, `ExtraData`, `orderItems`, `billingInformation`, ...) are accepted
  *   and dropped: personal data the service does not need is not kept.
  */
-const isoUtc = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 UTC timestamp' });
+/** From 1970 on: a year-0000 instant, which the format allows, has no Postgres timestamp to be stored as. */
+const isoUtc = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 UTC timestamp' })
+  // Only a well-formed one is judged here (NaN passes): the format's own issue is the one reported.
+  .refine((v) => !(Date.parse(v) < 0), { message: 'must be an ISO 8601 UTC timestamp from 1970 on' });
 /** An externalOrderId as evaluate takes it: trimmed, 1 to 200 characters. */
 export const orderRef = z.string().trim().min(1).max(200);
 /** RFC 7231 HTTP-date (`Date#toUTCString`), as the vendor's Node sample writes expiryDateUtc. */

@@ -113,6 +113,24 @@ describe('applications, disputes and challenges through the real API', () => {
       expect((await call('GET', `/v1/applications/${id}`)).body.status).toBe(from);
     });
 
+    it("keeps the operator's decline reason when the partner cancels with its own (that goes in the event)", async () => {
+      const id = await applicationIn('SUBMITTED');
+      const declined = await call(
+        'POST',
+        `/v1/admin/applications/${id}/decline`,
+        { reason: 'Website mismatch' },
+        ADMIN,
+      );
+      expect(declined.body).toMatchObject({ status: 'DECLINED', decisionReason: 'Website mismatch' });
+      const cancelled = await call('POST', `/v1/applications/${id}/cancel`, { reason: 'not needed' });
+      expect(cancelled.body).toMatchObject({ status: 'CANCELED', decisionReason: 'Website mismatch' });
+      const [event] = await received(
+        `application.canceled of ${id}`,
+        (e) => e.Event === 'application.canceled' && (e.EventData as { ApplicationId: string }).ApplicationId === id,
+      );
+      expect(event?.EventData).toMatchObject({ Reason: 'not needed', PreviousStatus: 'DECLINED' });
+    });
+
     it('conversion creates the merchant, its first site and settings; the event carries the new Mid', async () => {
       const id = await applicationIn('CONVERTED');
       const app = (await call('GET', `/v1/applications/${id}`)).body;

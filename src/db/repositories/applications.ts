@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ApplicationAction, type ApplicationStatus, transition } from '../../domain/applications';
+import { ACTION_BY, type ApplicationAction, type ApplicationStatus, transition } from '../../domain/applications';
 import { DEFAULT_MERCHANT_SETTINGS } from '../../domain/merchant-settings';
 import { originsOf } from '../../domain/site-origins';
 import type { Db } from '../knex';
@@ -105,7 +105,8 @@ export async function applyTransition(
       .update({
         status: next.to,
         merchant_id: merchantId,
-        decision_reason: input.reason ?? row.decision_reason,
+        // The operator's decision only: a partner's reason (submit, cancel) goes in its event.
+        decision_reason: ACTION_BY[action] === 'operator' ? (input.reason ?? row.decision_reason) : row.decision_reason,
         updated_at: input.now,
       })
       .returning('*')) as ApplicationRow[];

@@ -1,3 +1,5 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Span } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -46,11 +48,21 @@ export function registerInstrumentations(): void {
   register({
     instrumentations: [
       // Outgoing calls too (webhooks, processors); the exporter's own calls are left out by the SDK.
-      new HttpInstrumentation(),
+      // Their URLs without the query: a merchant's webhook URL may carry a token there.
+      new HttpInstrumentation({ requestHook: withoutQuery }),
       // Statements without their parameters (the instrumentation's default): no card data in spans.
       new PgInstrumentation(),
     ],
   });
+}
+
+/** An outgoing request's span records its URL without the query string (incoming: trace-route.ts). */
+export function withoutQuery(span: Span, request: ClientRequest | IncomingMessage): void {
+  // Not `instanceof`: node:http stays unloaded here until the instrumentation hooks it.
+  if (!('path' in request)) return; // an incoming request: its span is trace-route.ts's
+  const path = request.path.split('?')[0] ?? '';
+  span.setAttribute('http.target', path);
+  span.setAttribute('http.url', `${request.protocol}//${request.host}${path}`);
 }
 
 /**

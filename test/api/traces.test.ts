@@ -114,4 +114,22 @@ describe('one evaluate is one trace across the API and worker processes', () => 
     // No other evaluate shares it: the trace is this request's alone.
     expect(receiver.spans.filter((s) => s.name === 'POST /v1/evaluate')).toHaveLength(1);
   });
+
+  it("never exports a challenge report's orderSessionKey (a credential) in the request's span", async () => {
+    const orderSessionKey = randomUUID();
+    const report = await callApi(
+      apiUrl,
+      '',
+      'POST',
+      `/v1/challenges/${orderSessionKey}/passed?probe=${orderSessionKey}`,
+    );
+    expect(report.status).toBe(404);
+    const [span] = await eventually(
+      async () => receiver.spans.filter((s) => s.service === API && s.name.startsWith('POST /v1/challenges/')),
+      (spans) => spans.length > 0,
+      { describe: "the challenge report's request span", timeoutMs: 30_000 },
+    );
+    expect(span?.attributes['http.target']).toBe('/v1/challenges/:orderSessionKey/:result');
+    expect(JSON.stringify(receiver.spans)).not.toContain(orderSessionKey);
+  });
 });

@@ -67,7 +67,7 @@ export interface AppDeps {
   > & {
     temporal: Pick<Config['temporal'], 'taskQueue' | 'webhookTaskQueue'> &
       Partial<Pick<Config['temporal'], 'callDeadlineMs' | 'lowerAcceptedRescuePriority' | 'workerDeployment'>>;
-  } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs' | 'networkRegion'>>;
+  } & Partial<Pick<Config, 'readyPollerMaxAgeMs' | 'readyWorkerHeartbeatMaxAgeMs' | 'networkRegion' | 'database'>>;
   db: Db;
   temporal: Connection;
   /** The client the order endpoints use to reach the order workflows. */

@@ -40,7 +40,7 @@ export async function listen(
   extraRoutes?: ReturnType<Router['routes']>,
 ): Promise<Server> {
   // Its caches (tokens, settings) hear every change through their own LISTEN connection.
-  const notifications = CacheNotifications.forDb(deps.db, deps.logger).start();
+  const notifications = CacheNotifications.forDb(deps.db, deps.logger, deps.config.database?.listenUrl).start();
   const app = createApp({ ...deps, cacheNotifications: notifications });
   if (extraRoutes) app.use(extraRoutes);
   const lease = new ProcessLease(deps.db, deps.logger).start();

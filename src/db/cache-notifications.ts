@@ -18,6 +18,10 @@ export type Invalidation = (table: string) => void;
 /**
  * The API process's LISTEN connection: Postgres triggers send the name of a changed cached table
  * (api_keys, access_tokens, merchant_settings, sites) on commit, and this hands it to the caches.
+ * It needs a session of its own (DATABASE_LISTEN_URL, else DATABASE_URL): behind a pooler in
+ * transaction mode (PgBouncer's) the listening backend serves other clients between our queries,
+ * and they get the notifications. Its backend is the same at every heartbeat, or the connection
+ * is pooled: the caches then stay off for good, with an error saying so.
  *
  * A cache may serve only while `isLive()`: the connection is listening and a round trip on it
  * answered within the last LIVE_FOR_MS. Postgres delivers a connection's notifications before the
@@ -28,6 +32,11 @@ export type Invalidation = (table: string) => void;
  */
 export class CacheNotifications {
   private client: pg.Client | undefined;
+  /** The backend that ran LISTEN: every heartbeat must be answered by it. */
+  private backendPid: number | undefined;
+  /** Set once the connection proved pooled: nothing is heard, the caches never serve. */
+  private pooled = false;
+  /** performance.now() of the last proof: a monotonic clock, which no NTP step moves. */
   private provenAt = 0;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -39,9 +48,12 @@ export class CacheNotifications {
     private readonly logger: Logger,
   ) {}
 
-  /** A subscriber on the same database and settings as `db`'s pool, on a connection of its own. */
-  static forDb(db: Db, logger: Logger): CacheNotifications {
-    const configured = db.client.config.connection as pg.ClientConfig | string;
+  /**
+   * A subscriber on a connection of its own: to `listenUrl` (DATABASE_LISTEN_URL) when given,
+   * else with `db`'s pool's settings.
+   */
+  static forDb(db: Db, logger: Logger, listenUrl?: string): CacheNotifications {
+    const configured = listenUrl ?? (db.client.config.connection as pg.ClientConfig | string);
     const settings = typeof configured === 'string' ? { connectionString: configured } : configured;
     return new CacheNotifications({ ...settings, application_name: 'payment-rescue-cache-listener' }, logger);
   }
@@ -57,7 +69,7 @@ export class CacheNotifications {
 
   /** Whether every change committed more than INVALIDATION_GUARANTEE_MS ago has been delivered. */
   isLive(): boolean {
-    return this.client !== undefined && Date.now() - this.provenAt < LIVE_FOR_MS;
+    return this.client !== undefined && performance.now() - this.provenAt < LIVE_FOR_MS;
   }
 
   /**
@@ -78,7 +90,7 @@ export class CacheNotifications {
   }
 
   private schedule(ms: number): void {
-    if (this.stopped) return;
+    if (this.stopped || this.pooled) return;
     this.timer = setTimeout(() => void this.tick(), ms).unref();
   }
 
@@ -90,7 +102,8 @@ export class CacheNotifications {
       this.failures = 0;
       this.schedule(HEARTBEAT_MS);
     } catch (err) {
-      if (this.failures === 0 && !this.stopped) this.logger.warn({ err }, 'cache notifications lost: caches off');
+      if (!this.pooled && this.failures === 0 && !this.stopped)
+        this.logger.warn({ err }, 'cache notifications lost: caches off');
       this.failures += 1;
       await this.drop();
       this.schedule(Math.min(MAX_RECONNECT_DELAY_MS, 100 * 2 ** this.failures));
@@ -108,7 +121,11 @@ export class CacheNotifications {
     });
     this.client = client;
     await client.connect();
-    await client.query(`listen ${CACHE_CHANNEL}`);
+    // One simple query, one transaction even through a pooler: the backend that listens.
+    const results = (await client.query(
+      `listen ${CACHE_CHANNEL}; select pg_backend_pid() as pid`,
+    )) as unknown as pg.QueryResult<{ pid: number }>[];
+    this.backendPid = results[1]?.rows[0]?.pid;
     // Whatever changed while no connection listened was not heard: start from nothing.
     this.emit('*');
     if (this.failures > 0) this.logger.info('cache notifications listening again');
@@ -117,8 +134,18 @@ export class CacheNotifications {
   private async prove(): Promise<void> {
     const client = this.client;
     if (!client) throw new Error('not connected');
-    const sentAt = Date.now();
-    await client.query('select 1');
+    const sentAt = performance.now();
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    if (rows[0]?.pid !== this.backendPid) {
+      this.pooled = true;
+      this.logger.error(
+        { listeningBackend: this.backendPid, answeringBackend: rows[0]?.pid },
+        'the cache listener is behind a transaction pooler, which hands its notifications to other clients: ' +
+          'caches off for good (every token and settings check reads Postgres); set DATABASE_LISTEN_URL to a ' +
+          'direct or session-mode address',
+      );
+      throw new Error('the cache listener connection is pooled');
+    }
     if (this.client === client) this.provenAt = sentAt;
   }
 

@@ -11,10 +11,11 @@ export interface Received {
 
 /**
  * A merchant's webhook receiver: a real HTTPS server on 127.0.0.1 with the run's self-signed
- * certificate. It answers `status` (changeable) and keeps what it received.
+ * certificate. It answers `status` (changeable), after `delayMs` (changeable), and keeps what it received.
  */
 export async function startReceiver(initialStatus = 200) {
   let status = initialStatus;
+  let delayMs = 0;
   const received: Received[] = [];
   const server = https.createServer(
     { cert: readFileSync(localTlsFiles().cert), key: readFileSync(localTlsFiles().key) },
@@ -27,7 +28,8 @@ export async function startReceiver(initialStatus = 200) {
           body: Buffer.concat(chunks).toString('utf8'),
           at: Date.now(),
         });
-        res.writeHead(status).end();
+        const answered = status;
+        setTimeout(() => res.writeHead(answered).end(), delayMs);
       });
     },
   );
@@ -39,6 +41,10 @@ export async function startReceiver(initialStatus = 200) {
     received,
     setStatus: (s: number) => {
       status = s;
+    },
+    /** Answers this long after a request arrived (it is recorded as received at once). */
+    setDelay: (ms: number) => {
+      delayMs = ms;
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

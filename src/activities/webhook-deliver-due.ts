@@ -35,6 +35,11 @@ const CALL_BUDGET_MS = 30_000;
 const ROUNDS_PER_CLAIM = 5;
 /** A claim's lease outlasts its rounds' deadlines by this much (the recording transactions). */
 const LEASE_MARGIN_MS = 15_000;
+/**
+ * The endpoint's row is read again before an attempt once it is this old: a delete, a disable or
+ * a secret switched "now" reaches the rows a call already claimed within a second.
+ */
+const ENDPOINT_REREAD_MS = 1_000;
 
 /**
  * The per-endpoint delivery activity (docs/webhooks.md, "Delivery"): claims the endpoint's due
@@ -62,6 +67,8 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
     const recorder = createAttemptRecorder(db, concurrency);
     const queue: ClaimedDelivery[] = [];
     let endpoint: EndpointRow | undefined;
+    let endpointReadAt = 0;
+    let rereading: Promise<EndpointRow | undefined> | undefined;
     let refused: string | undefined;
     let done = false; // nothing more to claim: none due, or the budget spent
     let claiming: Promise<void> | undefined;
@@ -87,6 +94,7 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
         return;
       }
       const row = await findEndpoint(db, input.endpointId);
+      endpointReadAt = Date.now();
       if (!row?.enabled) {
         // Disabled or deleted: what came due stops, unsent (the next refill takes the rest).
         await stopDeliveries(
@@ -101,6 +109,21 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
       // Checked per claim (DNS answers change); the connection's own lookup checks again.
       refused = await destinationProblem(new URL(row.url), deps.webhooks.privateNetworks);
       queue.push(...claimed);
+    }
+
+    /** The endpoint as it is now (ENDPOINT_REREAD_MS); undefined once disabled or deleted. */
+    async function endpointNow(): Promise<EndpointRow | undefined> {
+      if (!endpoint || Date.now() - endpointReadAt < ENDPOINT_REREAD_MS) return endpoint;
+      rereading ??= findEndpoint(db, input.endpointId)
+        .then((row) => {
+          endpointReadAt = Date.now();
+          endpoint = row?.enabled ? row : undefined;
+          return endpoint;
+        })
+        .finally(() => {
+          rereading = undefined;
+        });
+      return rereading;
     }
 
     async function lane(index: number): Promise<void> {
@@ -125,8 +148,17 @@ export function createDeliverDue(deps: WebhookActivityDeps) {
           }
         }
         const row = queue.shift();
-        if (!row || !endpoint) return;
-        const attempted = await attemptClaimed(deps, endpoint, row, clock(), refused);
+        if (!row) return;
+        const current = await endpointNow();
+        if (!current) {
+          // Disabled or deleted since it was claimed: this row and the rest stop, unsent.
+          const stopped = [row, ...queue.splice(0)].map((r) => r.delivery_id);
+          done = true;
+          await stopDeliveries(db, stopped);
+          result.stopped += stopped.length;
+          return;
+        }
+        const attempted = await attemptClaimed(deps, current, row, clock(), refused);
         if (attempted.succeeded) result.delivered += 1;
         else {
           result.failed += 1;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startReceiver } from '../../scripts/receivers/https-receiver';
 import { updateMerchantSettings } from '../../src/db/repositories/merchants';
 import { insertDueDeliveries, resendDeliveries } from '../../src/db/repositories/webhook-due-deliveries';
-import { createEndpoint } from '../../src/db/repositories/webhook-endpoints';
+import { createEndpoint, deleteEndpoint } from '../../src/db/repositories/webhook-endpoints';
 import { derivedUuid } from '../../src/domain/ids';
 import { deliveriesAddedSignal, endpointWorkflowId, webhookEndpointWorkflow } from '../../src/workflows';
 import { eventually } from '../helpers/eventually';
@@ -192,6 +192,29 @@ describe('webhook endpoint workflow (time-skipping server, real HTTPS receiver, 
       expect(row).toMatchObject({ enabled: true, disabled_at: null });
       expect(row?.failing_since?.getTime()).toBe((await attemptsOf(r.id))[0]?.started_at.getTime());
       await later.terminate();
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('a delete reaches the deliveries a running call already claimed within a second', async () => {
+    const receiver = await startReceiver(204);
+    receiver.setDelay(1_500); // each round of posts takes 1.5 s to answer
+    try {
+      const { endpoint, delivery, signal } = await setup(receiver.url);
+      for (let i = 0; i < 20; i += 1) await delivery();
+      const handle = await signal();
+      // The first round is in flight: one post per lane of the endpoint's concurrency.
+      const lanes = stack.config.webhooks.maxInFlightPerEndpoint;
+      await eventually(
+        () => receiver.received.length,
+        (n) => n >= lanes,
+        { describe: 'the first round of posts at the receiver' },
+      );
+      await deleteEndpoint(stack.database.db, endpoint.id);
+      // The call had claimed 20 (5 rounds): the round in flight ends, the other 16 stop unsent.
+      expect(await handle.result()).toEqual({ delivered: lanes, failed: 0, stopped: 20 - lanes });
+      expect(receiver.received).toHaveLength(lanes);
     } finally {
       await receiver.stop();
     }

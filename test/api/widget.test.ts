@@ -205,6 +205,9 @@ describe('widget endpoints', () => {
         'fingerprint',
         'interactions',
       ]);
+      // A batch naming another order for the bound key (a stale ?senseKey= link) does not move it.
+      expect((await send(batch({ senseKey: body.senseKey, externalOrderId: 'order-2' }))).status).toBe(202);
+      expect(await storedSession(stack.db, body.senseKey)).toMatchObject({ external_order_id: 'order-1' });
     });
 
     it('rejects junk with 4xx and stores nothing', async () => {

@@ -12,9 +12,11 @@ export const SENSE_SESSION_INSTANTS = [
 ] as const satisfies readonly (keyof SenseSessionRow)[];
 
 /**
- * Stores one accepted batch: creates or refreshes the session (last seen now; the bound
- * externalOrderId and the fingerprint kept when a batch does not repeat them) and appends its
- * signals, in one transaction.
+ * Stores one accepted batch: creates or refreshes the session (last seen now; the fingerprint
+ * kept when a batch does not repeat it) and appends its signals, in one transaction. The first
+ * externalOrderId a session is bound to stays: the widget rotates the key for another order, so
+ * a batch naming another one for a bound key (a `?senseKey=` link reloaded after the page moved
+ * on) must not take the session's signals from the order they were collected for.
  */
 export async function recordSignals(
   db: Db,
@@ -30,7 +32,7 @@ export async function recordSignals(
        values (?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (merchant_id, sense_key) do update set
          site_id = excluded.site_id,
-         external_order_id = coalesce(excluded.external_order_id, sense_sessions.external_order_id),
+         external_order_id = coalesce(sense_sessions.external_order_id, excluded.external_order_id),
          fingerprint = coalesce(excluded.fingerprint, sense_sessions.fingerprint),
          signal_count = sense_sessions.signal_count + excluded.signal_count,
          last_seen_at = greatest(sense_sessions.last_seen_at, excluded.last_seen_at)`,

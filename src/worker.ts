@@ -3,7 +3,7 @@ import './observability/instrument';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { armFaultPoints } from './activities/fault-points';
 import { loadConfigOrExit } from './config';
-import { createDb } from './db/knex';
+import { createConfiguredDb } from './db/knex';
 import { startHousekeeping } from './housekeeping';
 import { createLogger } from './logger';
 import { startMetricsServer } from './observability/http';
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   await registerSearchAttributes(config.temporal.address, config.temporal.namespace, security).catch((err: unknown) =>
     logger.warn({ err }, 'could not register the order search attributes (register them on the server yourself)'),
   );
-  const db = createDb(config.database.url, config.database.poolMax, logger);
+  const db = createConfiguredDb({ ...config.database, url: config.database.url }, logger);
   const connection = await NativeConnection.connect({
     address: config.temporal.address,
     ...temporalConnectionSecurity(security),

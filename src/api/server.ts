@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type Router from '@koa/router';
 import { type Config, loadConfig, loadConfigOrExit } from '../config';
 import { CacheNotifications } from '../db/cache-notifications';
-import { createDb } from '../db/knex';
+import { createConfiguredDb } from '../db/knex';
 import { migrateToLatest } from '../db/migrate';
 import { createLogger } from '../logger';
 import { startMetricsServer } from '../observability/http';
@@ -99,10 +99,7 @@ async function main(): Promise<void> {
   }
   // Before the Temporal client is made: its interceptors carry the request's trace into Temporal.
   const tracing = startTracing(config.tracing, 'payment-rescue-api');
-  const db = createDb(config.database.url, config.database.poolMax, logger, {
-    connectTimeoutMs: config.database.connectTimeoutMs,
-    statementTimeoutMs: config.database.statementTimeoutMs,
-  });
+  const db = createConfiguredDb({ ...config.database, url: config.database.url }, logger);
   if (config.migrateOnStart) {
     const applied = await migrateToLatest(db);
     logger.info({ applied }, 'migrations applied (MIGRATE_ON_START)');

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import type { DatabaseConfig } from '../config/database';
 import type { Logger } from '../logger';
 
 export type Db = Knex;
@@ -155,4 +156,15 @@ export async function isDatabaseReachable(db: Db, timeoutMs = 2_000): Promise<bo
   } catch {
     return false;
   }
+}
+
+/**
+ * A standalone process's pool (the API's, the worker's), from its configuration: its size and
+ * both timeouts (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS) on every connection.
+ */
+export function createConfiguredDb(database: DatabaseConfig & { url: string }, logger?: Logger): Db {
+  return createDb(database.url, database.poolMax, logger, {
+    connectTimeoutMs: database.connectTimeoutMs,
+    statementTimeoutMs: database.statementTimeoutMs,
+  });
 }

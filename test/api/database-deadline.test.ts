@@ -1,4 +1,6 @@
+import { loadConfig } from '../../src/config';
 import {
+  createConfiguredDb,
   createDb,
   DatabaseDeadlineError,
   type Db,
@@ -96,5 +98,23 @@ describe('a statement Postgres does not answer', () => {
     expect((cancelled.error as { code?: string }).code).toBe('57014');
     expect(cancelled.ms).toBeLessThan(DEADLINE_MS);
     expect(await backendPid()).toBe(before);
+  });
+
+  it("a standalone process's pool takes both timeouts from its configuration (the API's and the worker's)", async () => {
+    const { database: configuredDatabase } = loadConfig({
+      DATABASE_URL: database.url,
+      DATABASE_STATEMENT_TIMEOUT_MS: '4321',
+      DATABASE_CONNECT_TIMEOUT_MS: '2500',
+    });
+    const configured = createConfiguredDb({ ...configuredDatabase, url: database.url });
+    try {
+      const [{ statement_timeout: timeout }] = (await configured.raw('show statement_timeout')).rows;
+      expect(timeout).toBe('4321ms');
+      expect(
+        (configured.client.config.connection as { connectionTimeoutMillis?: number }).connectionTimeoutMillis,
+      ).toBe(2500);
+    } finally {
+      await configured.destroy();
+    }
   });
 });

@@ -155,11 +155,23 @@ async function checkHelm(): Promise<void> {
   }
   const job = docs.find((d) => d.kind === 'Job')?.text ?? '';
   check(/helm\.sh\/hook: pre-install,pre-upgrade/.test(job), 'migration Job is a pre-install/pre-upgrade hook');
+  // Hooks are kept outside the release: without pre-rollback a rollback's pods read the newer values.
+  for (const kind of ['ConfigMap', 'Secret']) {
+    const doc = docs.find((d) => d.kind === kind && d.name === 'rescue-payment-rescue-env')?.text ?? '';
+    check(
+      /helm\.sh\/hook: pre-install,pre-upgrade,pre-rollback/.test(doc),
+      `the env ${kind} is restored by a rollback`,
+    );
+  }
   check(job.includes('dist/scripts/migrate.js'), 'migration Job runs dist/scripts/migrate.js');
   const api = docs.find((d) => d.name.endsWith('-api') && d.kind === 'Deployment')?.text ?? '';
   check(/livenessProbe:[\s\S]*?path: \/v1\/health\/live/.test(api), 'api liveness probe on /v1/health/live');
   check(/readinessProbe:[\s\S]*?path: \/v1\/health\/ready/.test(api), 'api readiness probe on /v1/health/ready');
   check(/name: MIGRATE_ON_START\s+value: "false"/.test(api), 'api does not migrate on start');
+  // Serving on while the endpoint's removal reaches the load balancer, then the 30 s drain.
+  const preStop = Number(/preStop:\s+exec:\s+command: \["sleep", "(\d+)"\]/.exec(api)?.[1] ?? 0);
+  const grace = Number(/terminationGracePeriodSeconds: (\d+)/.exec(api)?.[1] ?? 0);
+  check(preStop > 0 && grace >= preStop + 30, `api: preStop sleep ${preStop} s, then a 30 s drain within ${grace} s`);
   const worker = docs.find((d) => d.name.endsWith('-worker') && d.kind === 'Deployment')?.text ?? '';
   // The worker's own probes: its process and Temporal workers, never the SDK exporter (own threads).
   const healthPort = /name: WORKER_HEALTH_PORT\s+value: "(\d+)"/.exec(worker)?.[1];

@@ -207,6 +207,22 @@ describe('FlexCharge clients against the service (contract)', () => {
       expect(parseAnswer(refund.text)).toMatchObject({ amount: 100, orderStatusName: 'Returned' });
     });
 
+    it('a EUR authorization captures: the gateway names every authorization USD, and that is its default', async () => {
+      const auth = await gateway.authorize(100, card('4111111111111111'), options({ currency: 'EUR' }));
+      const authorization = auth.verdict.authorization as string;
+      expect(authorization).toMatch(/#USD$/); // AM puts post[:currency] there, which evaluate never has
+      const capture = await gateway.capture(100, authorization);
+      expect(capture.verdict).toMatchObject({ success: true, message: 'APPROVED' });
+      // A currency other than the gateway's default that is not the order's is still refused.
+      const again = await gateway.authorize(100, card('4111111111111111'), options({ currency: 'EUR' }));
+      const [orderId] = (again.verdict.authorization as string).split('#');
+      const gbp = await gateway.capture(100, `${orderId}#GBP`);
+      expect([gbp.status, (parseAnswer(gbp.text).error as { field?: string } | undefined)?.field]).toEqual([
+        400,
+        'currency',
+      ]);
+    });
+
     it('a refused capture is a failure whose message the gateway can show', async () => {
       const sale = await gateway.purchase(100, card('4111111111111111'), options());
       const capture = await gateway.capture(100, sale.verdict.authorization as string);

@@ -104,7 +104,11 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     const body = parseInput(captureBody, ctx.request.body);
     // Checked before the key is claimed, so a refused request stores nothing and its mend may reuse the key.
     const order = await visibleOrder(ctx, body.orderId);
-    if (body.currency !== undefined && body.currency !== order.currency) {
+    // ActiveMerchant's FlexCharge gateway names every authorization `orderId#USD` (its default
+    // currency: evaluate has no top-level currency) and captures in that currency; USD on another
+    // currency's order is taken as that default (docs/compatibility.md). Any other mismatch is refused.
+    const mismatch = body.currency !== undefined && body.currency.toUpperCase() !== order.currency;
+    if (mismatch && body.currency?.toUpperCase() !== 'USD') {
       throw new ApiError('validation_failed', {
         field: 'currency',
         message: `currency: must be the order's currency (${order.currency})`,

@@ -15,6 +15,10 @@ export interface ApiState {
   merchantId?: string;
   /** The order a request concerns, for the access log. */
   orderId?: string;
+  /** How the request named its order, when not by its id (an orderSessionKey): masked in the log. */
+  maskedReference?: string;
+  /** The order reference /v1/outcome was sent, for its handler (never logged). */
+  orderReference?: string;
   /** The widget's site, checked by middleware/site-cors.ts. */
   site?: SiteRow;
   /** The widget's parsed signals batch. */

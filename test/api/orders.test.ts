@@ -114,6 +114,22 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(stack.logs.text()).not.toContain(orderSessionKey);
     });
 
+    it('logs an order named by its orderSessionKey (as the FlexCharge clients do) by its orderId, never the key', async () => {
+      const card = { cardNumber: '4000000000003220', expiryMonth: 12, expiryYear: nextYear };
+      const challenged = await api('POST', '/v1/evaluate', evaluateBody({ paymentMethod: card }));
+      const { orderId, orderSessionKey } = challenged.body;
+      expect((await api('GET', `/v1/orders/${orderSessionKey}`)).body.orderId).toBe(orderId);
+      expect((await api('POST', '/v1/outcome', { orderSessionKey })).body.orderId).toBe(orderId);
+      expect((await api('GET', `/v1/orders/${orderSessionKey}/webhook-deliveries`)).body.orderId).toBe(orderId);
+      const lines = stack.logs.lines.filter((l) => l.includes('"msg":"request"') && l.includes(orderId));
+      expect(lines.map((l) => JSON.parse(l).path)).toEqual([
+        '/v1/orders/:orderReference',
+        '/v1/outcome',
+        '/v1/orders/:orderReference/webhook-deliveries',
+      ]);
+      expect(stack.logs.text()).not.toContain(orderSessionKey);
+    });
+
     it('answers DECLINED, CHALLENGE, and 503 rescue_unavailable for the sandbox cards', async () => {
       const card = (cardNumber: string) => ({ paymentMethod: { cardNumber, expiryMonth: 12, expiryYear: nextYear } });
       expect((await api('POST', '/v1/evaluate', evaluateBody(card('4000000000000002')))).body.outcome).toBe('DECLINED');

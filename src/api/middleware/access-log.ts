@@ -20,7 +20,7 @@ export function accessLog(logger: Logger): Middleware {
         {
           requestId: ctx.state.requestId,
           method: ctx.method,
-          path: loggablePath(ctx.path),
+          path: loggablePath(ctx.path, ctx.state.maskedReference),
           status: ctx.status,
           errorId: ctx.state.errorId,
           durationMs: Math.round(durationMs * 10) / 10,
@@ -36,10 +36,12 @@ export function accessLog(logger: Logger): Middleware {
 
 /**
  * The path as logged: a challenge report's orderSessionKey (all that authorizes the report, for
- * its order) is a credential, so it is replaced by its name.
+ * its order) is a credential, so it is replaced by its name; so is an order named by that key
+ * where an orderId goes (src/api/order-reference.ts).
  */
-function loggablePath(path: string): string {
-  return path.replace(/^\/v1\/challenges\/[^/]+/, '/v1/challenges/:orderSessionKey');
+function loggablePath(path: string, maskedReference: string | undefined): string {
+  const masked = maskedReference ? path.split(maskedReference).join(':orderReference') : path;
+  return masked.replace(/^\/v1\/challenges\/[^/]+/, '/v1/challenges/:orderSessionKey');
 }
 
 /** The trace id of the request's span; undefined while tracing is off (no span then). */

@@ -3,10 +3,9 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { orderDeliveryLog } from '../../db/repositories/webhook-deliveries';
-import { ApiError } from '../../domain/errors';
-import { findOrderByReference } from '../../orders/commands';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { orderByReference } from '../order-reference';
 import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
@@ -24,9 +23,7 @@ export function orderWebhookDeliveryRoutes(deps: { db: Db; rateLimit: Middleware
   router.get('/v1/orders/:id/webhook-deliveries', deps.rateLimit, async (ctx) => {
     const merchantId = payingMerchant(principalOf(ctx.state));
     const { limit } = parseInput(orderDeliveriesQuery, ctx.query);
-    const id = ctx.params.id as string;
-    const order = z.uuid().safeParse(id).success ? await findOrderByReference(deps.db, merchantId, id) : undefined;
-    if (!order) throw new ApiError('order_not_found');
+    const order = await orderByReference(ctx, deps.db, merchantId, ctx.params.id);
     ctx.body = { orderId: order.id, data: await orderDeliveryLog(deps.db, merchantId, order.id, limit) };
   });
   return router;

@@ -9,7 +9,7 @@ import { majorToMinor } from '../../domain/money';
 import { evaluateRequest, orderRef, withoutNulls } from '../../domain/orders/evaluate-request';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
-import { cancelOrder, captureOrder, findOrderByReference, refundIdOf, refundOrder } from '../../orders/commands';
+import { cancelOrder, captureOrder, refundIdOf, refundOrder } from '../../orders/commands';
 import type { OrderDeps } from '../../orders/deps';
 import { planEvaluate } from '../../orders/evaluate';
 import { orderLookup } from '../../orders/order-lookup';
@@ -19,10 +19,11 @@ import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
 import { principalOf } from '../middleware/authenticate';
 import { cancelAnswer, captureAnswer, evaluateAnswer, refundAnswer } from '../order-answers';
+import { orderByReference } from '../order-reference';
 import { apiRouter } from '../router';
 import { parseInput } from '../validation';
 
-const uuid = z.uuid();
+const _uuid = z.uuid();
 export const captureBody = z.preprocess(
   withoutNulls,
   z.object({
@@ -76,13 +77,8 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
   const router = apiRouter();
   const merchantOf = (ctx: Context) => payingMerchant(principalOf(ctx.state));
 
-  async function visibleOrder(ctx: Context, id: string | undefined): Promise<OrderRow> {
-    // The orderId, or the orderSessionKey the FlexCharge clients send where an orderId is taken.
-    const found =
-      id && uuid.safeParse(id).success ? await findOrderByReference(deps.db, merchantOf(ctx), id) : undefined;
-    if (!found) throw new ApiError('order_not_found');
-    return found;
-  }
+  const visibleOrder = (ctx: Context, id: string | undefined): Promise<OrderRow> =>
+    orderByReference(ctx, deps.db, merchantOf(ctx), id);
 
   router.post('/v1/evaluate', deps.evaluateRateLimit ?? deps.rateLimit, async (ctx) => {
     const acting = { merchantId: merchantOf(ctx), partnerId: principalOf(ctx.state).partnerId };

@@ -3,12 +3,11 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import type { Clock } from '../../domain/clock';
-import { ApiError } from '../../domain/errors';
 import type { NetworkRegion } from '../../domain/network-rules';
-import { findOrderByReference } from '../../orders/commands';
 import { orderLookup } from '../../orders/order-lookup';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { orderByReference } from '../order-reference';
 import { apiRouter } from '../router';
 import { stateOf } from '../state';
 import { parseInput } from '../validation';
@@ -41,17 +40,13 @@ export function outcomeRoutes(deps: {
       const parsed = parseInput(outcomeBody, ctx.request.body);
       const orderId = (parsed.orderId ?? parsed.orderSessionKey) as string;
       ctx.set('Link', `</v1/orders/${orderId}>; rel="successor-version"`);
-      ctx.state.orderId = orderId;
+      ctx.state.orderReference = orderId;
       await next();
     },
     deps.rateLimit,
     async (ctx) => {
-      const order = await findOrderByReference(
-        deps.db,
-        payingMerchant(principalOf(ctx.state)),
-        stateOf(ctx.state, 'orderId'),
-      );
-      if (!order) throw new ApiError('order_not_found');
+      const merchantId = payingMerchant(principalOf(ctx.state));
+      const order = await orderByReference(ctx, deps.db, merchantId, stateOf(ctx.state, 'orderReference'));
       ctx.body = await orderLookup(deps.db, order, deps.clock.now(), deps.networkRegion);
     },
   );

@@ -142,6 +142,9 @@ describe('FlexCharge clients against the service (contract)', () => {
     it('CHALLENGE is a success, not when the merchant asked async; a purchase without CVV works', async () => {
       const challenge = await gateway.purchase(100, card('4000000000003220'), options());
       expect(challenge.verdict).toMatchObject({ success: true, message: 'CHALLENGE' });
+      // inquire reads the order waiting for its challenge by the same word: a success too.
+      const inquire = await gateway.inquire(challenge.verdict.authorization as string);
+      expect(inquire.verdict).toMatchObject({ success: true, message: 'CHALLENGE' });
       const asyncAsked = await gateway.purchase(100, card('4000000000003220'), options({ async: true }));
       expect(asyncAsked.verdict).toMatchObject({ success: false, message: 'CHALLENGE', errorCode: 'CHALLENGE' });
       const noCvv = await gateway.purchase(100, card('4111111111111111', undefined), options());

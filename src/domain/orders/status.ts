@@ -20,11 +20,13 @@ export type OrderStatusName = keyof typeof ORDER_STATUS;
 /**
  * `statusName` of the order lookup: the status as the one upper-case word FlexCharge clients read.
  * A completed order is `SUCCESS`, the word ActiveMerchant's `inquire` counts as a success (it does
- * not know `COMPLETED`; docs/compatibility.md); every other status is its name in upper case.
+ * not know `COMPLETED`; docs/compatibility.md); an order waiting for its challenge is `CHALLENGE`,
+ * the word evaluate answered for it (which `inquire` counts as a success too, not `ONHOLD`);
+ * every other status is its name in upper case.
  */
 export const STATUS_WORD: Readonly<Record<OrderStatusName, string>> = {
   Draft: 'DRAFT',
-  Onhold: 'ONHOLD',
+  Onhold: 'CHALLENGE',
   Cancelled: 'CANCELLED',
   Problem: 'PROBLEM',
   Processing: 'PROCESSING',

@@ -226,6 +226,22 @@ describe('FlexCharge clients against the service (contract)', () => {
       ]);
     });
 
+    it('a refund the order refuses says so (409 with responseMessage), not that the gateway should send a key', async () => {
+      const errorOf = (r: { text: string }) =>
+        parseAnswer(r.text) as { error?: { id?: string }; responseMessage?: string };
+      const auth = await gateway.authorize(100, card('4111111111111111'), options());
+      const uncaptured = await gateway.refund(40, auth.verdict.authorization as string);
+      expect([uncaptured.status, errorOf(uncaptured).error?.id, uncaptured.verdict.success]).toEqual([
+        409,
+        '409007',
+        false,
+      ]);
+      expect(errorOf(uncaptured).responseMessage).toEqual(expect.any(String));
+      const sale = await gateway.purchase(100, card('4111111111111111'), options());
+      const tooMuch = await gateway.refund(150, sale.verdict.authorization as string);
+      expect([tooMuch.status, errorOf(tooMuch).error?.id]).toEqual([409, '409006']);
+    });
+
     it('a refused capture is a failure whose message the gateway can show', async () => {
       const sale = await gateway.purchase(100, card('4111111111111111'), options());
       const capture = await gateway.capture(100, sale.verdict.authorization as string);

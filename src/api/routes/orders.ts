@@ -7,6 +7,8 @@ import { findRefund } from '../../db/repositories/refund-lookups';
 import { ApiError } from '../../domain/errors';
 import { majorToMinor } from '../../domain/money';
 import { evaluateRequest, orderRef, withoutNulls } from '../../domain/orders/evaluate-request';
+import { refused } from '../../domain/orders/order-failure';
+import { isRefundable } from '../../domain/orders/transitions';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
 import { cancelOrder, captureOrder, refundIdOf, refundOrder } from '../../orders/commands';
@@ -19,6 +21,7 @@ import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
 import { principalOf } from '../middleware/authenticate';
 import { cancelAnswer, captureAnswer, evaluateAnswer, refundAnswer } from '../order-answers';
+import { apiErrorOf } from '../order-failures';
 import { orderByReference } from '../order-reference';
 import { apiRouter } from '../router';
 import { parseInput } from '../validation';
@@ -167,7 +170,14 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     }
     if (amount !== null) refuseAmountNotTaken(order, amount, 'amountToRefund');
     const partial = amount !== null && amount !== order.captured_amount;
-    if (partial && !body.idempotencyKey) throw new ApiError('idempotency_key_required', { field: 'idempotencyKey' });
+    if (partial && !body.idempotencyKey) {
+      // The order's own refusals first (its ledger decides them again under its lock): a key the
+      // FlexCharge clients cannot send is not what to mend for a refund they could never make.
+      if (!isRefundable(order.flow, order.status_name)) throw apiErrorOf(refused('not_refundable', order.status_name));
+      if ((amount ?? 0) > order.captured_amount - order.refunded_amount)
+        throw apiErrorOf(refused('refund_exceeds_captured', order.status_name));
+      throw new ApiError('idempotency_key_required', { field: 'idempotencyKey' });
+    }
     // A partial refund's key names one refund for good. Sent again with another amount after its
     // first answer was lost (which frees the key), or at all once the key's 24 hours have passed
     // (a new request then, whose refund id the first holds), it is the key reused (409002), checked

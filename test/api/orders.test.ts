@@ -102,6 +102,25 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect(await events(res.body.orderId)).toEqual(['order.completed']);
     });
 
+    it('takes any GUID as an idempotencyKey, not only an RFC 4122 UUID; refuses what is no GUID', async () => {
+      // Version and variant digits outside RFC 4122's (a GUID from another generator).
+      const nonRfc = () => `${randomUUID().slice(0, 14)}1${randomUUID().slice(15, 19)}1${randomUUID().slice(20)}`;
+      const guid = nonRfc();
+      const body = evaluateBody({ idempotencyKey: guid });
+      const first = await api('POST', '/v1/evaluate', body);
+      expect([first.status, first.body.outcome]).toEqual([200, 'APPROVED']);
+      const again = await api('POST', '/v1/evaluate', body);
+      expect([again.status, again.headers.get('idempotent-replayed'), again.body.orderId]).toEqual([
+        200,
+        'true',
+        first.body.orderId,
+      ]);
+      const refund = await api('POST', `/v1/orders/${first.body.orderId}/refund`, { idempotencyKey: nonRfc() });
+      expect(refund.status).toBe(200);
+      const notGuid = await api('POST', '/v1/evaluate', evaluateBody({ idempotencyKey: 'order-1234' }));
+      expect([notGuid.status, notGuid.body.error?.field]).toEqual([400, 'idempotencyKey']);
+    });
+
     it("logs a challenge report's path without its orderSessionKey (a credential for that order)", async () => {
       const card = { cardNumber: '4000000000003220', expiryMonth: 12, expiryYear: nextYear };
       const challenged = await api('POST', '/v1/evaluate', evaluateBody({ paymentMethod: card }));

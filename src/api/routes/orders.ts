@@ -30,7 +30,7 @@ const _uuid = z.uuid();
 export const captureBody = z.preprocess(
   withoutNulls,
   z.object({
-    idempotencyKey: z.uuid('must be a GUID'),
+    idempotencyKey: z.guid('must be a GUID'),
     orderId: z.uuid('must be the orderId (or orderSessionKey) returned by evaluate'),
     amount: z.number().int().positive().optional(),
     /** FlexCharge sends the authorization's currency: it must be the order's. */
@@ -39,12 +39,12 @@ export const captureBody = z.preprocess(
 );
 export const optionalKeyBody = z.preprocess(
   withoutNulls,
-  z.object({ idempotencyKey: z.uuid('must be a GUID').optional() }),
+  z.object({ idempotencyKey: z.guid('must be a GUID').optional() }),
 );
 export const refundBody = z.preprocess(
   withoutNulls,
   z.object({
-    idempotencyKey: z.uuid('must be a GUID').optional(),
+    idempotencyKey: z.guid('must be a GUID').optional(),
     amountToRefund: z.union([z.number().nonnegative(), z.string().max(32)]).optional(),
     /** The vendor's Node sample states the refund's kind; the amount still decides it. */
     isPartialRefund: z.boolean().optional(),

@@ -94,7 +94,7 @@ const code = z.string().trim().max(16);
 
 const wire = z
   .object({
-    idempotencyKey: z.uuid('must be a GUID'),
+    idempotencyKey: z.guid('must be a GUID'),
     externalOrderId: orderRef.optional(),
     /** The interface (and FlexCharge) call externalOrderId "orderId": accepted as an alias. */
     orderId: orderRef.optional(),

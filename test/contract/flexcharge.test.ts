@@ -85,6 +85,7 @@ describe('FlexCharge clients against the service (contract)', () => {
         statusCode: null,
         errors: [],
         customProperties: {},
+        refreshToken: null, // no refresh grant (docs/compatibility.md)
       });
       expect(answer).not.toHaveProperty('access_token'); // the gateway's scrubber filters only accessToken
       // The transcript a merchant logs, as the gateway scrubs it: no credential of any kind is left.
@@ -316,9 +317,17 @@ describe('FlexCharge clients against the service (contract)', () => {
 
     it('mid and siteId must be the token’s own (403); a changed amount on the same order is 409 409010', async () => {
       const foreign = new ActiveMerchantLike(stack.baseUrl, { ...credentials, mid: randomUUID() });
-      expect((await foreign.purchase(100, card('4111111111111111'), options())).status).toBe(403);
+      const foreignAnswer = await foreign.purchase(100, card('4111111111111111'), options());
+      expect([foreignAnswer.status, (parseAnswer(foreignAnswer.text).error as { id?: string })?.id]).toEqual([
+        403,
+        '403001',
+      ]);
       const otherSite = new ActiveMerchantLike(stack.baseUrl, { ...credentials, siteId: randomUUID() });
-      expect((await otherSite.purchase(100, card('4111111111111111'), options())).status).toBe(403);
+      const otherSiteAnswer = await otherSite.purchase(100, card('4111111111111111'), options());
+      expect([otherSiteAnswer.status, (parseAnswer(otherSiteAnswer.text).error as { id?: string })?.id]).toEqual([
+        403,
+        '403001',
+      ]);
       const first = options();
       const sale = await gateway.purchase(100, card('4111111111111111'), first);
       const again = await gateway.purchase(250, card('4111111111111111'), { ...first, idempotencyKey: randomUUID() });

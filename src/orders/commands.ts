@@ -51,6 +51,9 @@ export async function captureOrder(
   amount: number | null,
   idempotencyKey: string,
 ): Promise<Captured> {
+  // A capture whose answer was lost, sent again under a new key (ActiveMerchant makes one a call):
+  // the order it completed answers as that capture did, not 409004 "not waiting for a capture".
+  if (capturedAlready(order, amount)) return { order: await orderViewOf(deps.db, order), status: order.status_name };
   const result = await deps.workflows.command(order.workflow_id, captureUpdate, { amount }, idempotencyKey);
   if (result === CLOSED) {
     // Closed since `order` was read (by another capture, a cancel, the window): refuse with its status now.
@@ -61,6 +64,13 @@ export async function captureOrder(
   const updated = await findMerchantOrder(deps.db, order.merchant_id, order.id);
   if (!updated) throw new OrderFailure({ reason: 'internal_error' });
   return { order: await orderViewOf(deps.db, updated), status: updated.status_name };
+}
+
+/** An authorization completed by its capture (or a Sync MIT further evaluate) of `amount` (null: all). */
+function capturedAlready(order: OrderRow, amount: number | null): boolean {
+  const authorized = order.flow === 'SYNC_MIT' || order.transaction_type === 'AUTHORIZATION';
+  const captured = order.captured_amount > 0 && (amount === null || amount === order.captured_amount);
+  return authorized && order.status_name === 'Completed' && captured;
 }
 
 /**

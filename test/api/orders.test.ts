@@ -508,7 +508,7 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       return res.body as { orderId: string; externalOrderId: string };
     };
 
-    it('captures an authorized order: Completed, order.capturerequired then order.completed; a second capture is 409', async () => {
+    it('captures an authorized order: Completed, order.capturerequired then order.completed; a second capture is the first', async () => {
       const { orderId } = await authorize();
       // A capture in another currency is refused before its key is taken: the mended request reuses it.
       const key = randomUUID();
@@ -522,9 +522,15 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
         amounts: { authorized: 2500, captured: 2500 },
       });
       expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
-      const again = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId });
-      expect(again.status).toBe(409);
-      expect(again.body.error).toMatchObject({ id: '409004', orderStatus: 7, orderStatusName: 'Completed' });
+      // Sent again under a new key (its answer lost): the capture made answers; nothing more moves.
+      const again = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId, amount: 2500 });
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ status: 'APPROVED', orderStatus: 7, amounts: { captured: 2500 } });
+      expect(await events(orderId)).toEqual(['order.capturerequired', 'order.completed']);
+      expect(await stack.db('charges').where({ order_id: orderId, kind: 'capture' })).toHaveLength(1);
+      const other = await api('POST', '/v1/capture', { idempotencyKey: randomUUID(), orderId, amount: 100 });
+      expect(other.status).toBe(409);
+      expect(other.body.error).toMatchObject({ id: '409004', orderStatus: 7, orderStatusName: 'Completed' });
     });
 
     it('refuses AUTHORIZATION without the authorize capability (403003)', async () => {

@@ -206,6 +206,12 @@ describe('FlexCharge clients against the service (contract)', () => {
       expect(inquire.verdict).toMatchObject({ success: true, message: 'CAPTUREREQUIRED' });
       const capture = await gateway.capture(100, authorization);
       expect(capture.verdict).toMatchObject({ success: true, message: 'APPROVED', authorization });
+      // Its answer lost, the gateway captures again under a new key: the capture it made answers.
+      const again = await gateway.capture(100, authorization);
+      expect(again.verdict).toMatchObject({ success: true, message: 'APPROVED', authorization });
+      expect(parseAnswer(again.text)).toMatchObject({ orderStatusName: 'Completed', amounts: { captured: 100 } });
+      const other = await gateway.capture(60, authorization); // another amount is no repeat: refused
+      expect([other.status, other.verdict.success]).toEqual([409, false]);
       const refund = await gateway.refund(100, authorization);
       expect(refund.verdict).toMatchObject({ success: true, message: 'APPROVED', authorization });
       expect(parseAnswer(refund.text)).toMatchObject({ amount: 100, orderStatusName: 'Returned' });

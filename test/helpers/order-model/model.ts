@@ -183,6 +183,10 @@ export class OrderModel {
 
   /** POST /v1/capture: `amount` in minor units, null for all that was authorized. */
   capture(now: number, amount: number | null): Expected {
+    // Captured already, and asked again for the same amount (or all) under another key: a capture
+    // whose answer was lost (docs/orders.md). It answers as that capture did; nothing is sent.
+    if (this.status === 'Completed' && this.captures > 0 && (amount === null || amount === this.captured))
+      return { ok: true };
     if (this.status !== 'Capturerequired' || now >= this.captureBefore) return { error: ERR.notCapturable };
     const toCapture = amount ?? this.authorized;
     if (toCapture > this.authorized) return { error: ERR.captureExceedsAuthorized };

@@ -51,13 +51,15 @@ export async function captureOrder(
   amount: number | null,
   idempotencyKey: string,
 ): Promise<Captured> {
-  // A capture whose answer was lost, sent again under a new key (ActiveMerchant makes one a call):
-  // the order it completed answers as that capture did, not 409004 "not waiting for a capture".
-  if (capturedAlready(order, amount)) return { order: await orderViewOf(deps.db, order), status: order.status_name };
+  // A capture whose answer was lost, sent again under a new key (ActiveMerchant makes one a call),
+  // or racing its twin: the order it completed answers as that capture did, not 409004.
+  const asCaptured = async (now: OrderRow) => ({ order: await orderViewOf(deps.db, now), status: now.status_name });
+  if (capturedAlready(order, amount)) return asCaptured(order);
   const result = await deps.workflows.command(order.workflow_id, captureUpdate, { amount }, idempotencyKey);
-  if (result === CLOSED) {
-    // Closed since `order` was read (by another capture, a cancel, the window): refuse with its status now.
+  if (result === CLOSED || (result.kind === 'refused' && result.reason === 'not_capturable')) {
+    // Closed or settled since `order` was read (another capture, a cancel, the window): as it is now.
     const settled = await findMerchantOrder(deps.db, order.merchant_id, order.id);
+    if (settled && capturedAlready(settled, amount)) return asCaptured(settled);
     throw refused('not_capturable', settled?.status_name ?? order.status_name);
   }
   if (result.kind === 'refused') throw refused(result.reason, result.status);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { callApi } from '../helpers/api-client';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
+import { completedOrderEvent } from '../helpers/outbox';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 /**
@@ -23,21 +24,10 @@ describe('timestamps in year 0000', () => {
   const api = (method: string, path: string, body?: unknown) => callApi(stack.baseUrl, token, method, path, body);
 
   it('as a lower bound of the event feed: every event since then, 200', async () => {
-    const eventId = randomUUID();
-    await stack.db('events').insert({
-      id: eventId,
-      name: 'order.completed',
-      merchant_id: merchant.mid,
-      partner_id: merchant.pid,
-      order_id: randomUUID(),
-      external_order_id: 'shop-1',
-      confirmation_id: 'c-1',
-      data: null,
-      is_test_mode: true,
-      occurred_at: new Date(),
-    });
+    const event = completedOrderEvent(merchant, 'shop-1');
+    await stack.db('events').insert(event);
     const events = await api('GET', '/v1/events?since=0000-01-01T00:00:00Z');
-    expect([events.status, events.body.data?.map((e: { EventId: string }) => e.EventId)]).toEqual([200, [eventId]]);
+    expect([events.status, events.body.data?.map((e: { EventId: string }) => e.EventId)]).toEqual([200, [event.id]]);
   });
 
   it("as evaluate's declinedAtUtc: 400 naming the field, no order", async () => {

@@ -36,6 +36,21 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
   });
   const { throughLedger, throughLedgerReading, reversed } = chargeLedger(deps.db);
 
+  /** A void or reversal through the ledger: done, the charge is reversed; refused for good, it stands. */
+  async function giveBack(
+    call: LedgerChargeCall,
+    send: (key: string) => Promise<{ processorReference?: string }>,
+  ): Promise<LedgerAnswer> {
+    const answer = await throughLedger(
+      call,
+      (key) => refusalAsAnswer(() => send(key)),
+      (r) => (isRefused(r) ? refusedAnswer(r) : { result: 'done', processorReference: r.processorReference ?? null }),
+    );
+    if (isRefused(answer)) throw refusedForGood(answer.refused);
+    await reversed(call);
+    return { key: answer.key };
+  }
+
   return {
     /**
      * Charges (sale) or authorizes on the merchant's processor (src/processors/), through the
@@ -125,37 +140,30 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       return answer;
     },
 
-    /** Voids the authorization of charge `call.attempt`, through the charges ledger; that charge is reversed. */
+    /**
+     * Voids the authorization of charge `call.attempt`, through the charges ledger; that charge is
+     * reversed. A refusal for good (say, captured at the processor outside the service) is recorded
+     * on the void's row (`refused`), the charge left standing, and not retried (ProcessorRefused).
+     */
     async processorVoid(input: { call: LedgerChargeCall; authorizationId: string }): Promise<LedgerAnswer> {
-      const answer = await throughLedger(
-        input.call,
-        async (key) => {
-          await processors
-            .forAuthorization(input.authorizationId)
-            .void({ idempotencyKey: key, authorizationId: input.authorizationId });
-          return {};
-        },
-        () => ({ result: 'done' }),
-      );
-      await reversed(input.call);
-      return answer;
+      return giveBack(input.call, async (key) => {
+        await processors
+          .forAuthorization(input.authorizationId)
+          .void({ idempotencyKey: key, authorizationId: input.authorizationId });
+        return {};
+      });
     },
 
-    /** Refunds a sale approved too late to take (charge `call.attempt`), through the charges ledger. */
+    /** Refunds a sale approved too late to take (charge `call.attempt`), as a void does (above). */
     async processorReverse(input: { call: LedgerChargeCall; authorizationId: string }): Promise<LedgerAnswer> {
-      const answer = await throughLedger(
-        input.call,
-        (key) =>
-          processors.forAuthorization(input.authorizationId).refund({
-            refundId: key,
-            authorizationId: input.authorizationId,
-            amount: input.call.amount,
-            currency: input.call.currency,
-          }),
-        (r) => ({ result: 'done', processorReference: r.processorReference }),
+      return giveBack(input.call, (key) =>
+        processors.forAuthorization(input.authorizationId).refund({
+          refundId: key,
+          authorizationId: input.authorizationId,
+          amount: input.call.amount,
+          currency: input.call.currency,
+        }),
       );
-      await reversed(input.call);
-      return answer;
     },
 
     /**

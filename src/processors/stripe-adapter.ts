@@ -125,8 +125,8 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
   /**
    * Capture, void and refund throw on every failure, so the activity is retried with the same key
    * until Stripe answers; a refusal (not worth the same request again) is logged as an error and
-   * thrown as a ProcessorRefusal: a refund or capture then ends refused, a void is still retried
-   * (docs/processors.md, "Open points").
+   * thrown as a ProcessorRefusal: the call then ends refused, never retried (a void of an
+   * authorization cancelled already excepted: done; docs/processors.md, "Open points").
    */
   async function settle<T>(call: string, key: string, run: () => Promise<T>): Promise<T> {
     try {

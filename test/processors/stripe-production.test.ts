@@ -197,6 +197,35 @@ describe('production with the Stripe adapter against stripe-mock', () => {
     expect(await events(orderId)).toEqual(['order.capturerequired', 'order.cancelled']);
   });
 
+  it('a void Stripe refuses for good (captured at Stripe outside the service) is 409013, asked once: the order a Problem', async () => {
+    const { orderId } = (await evaluate(CARDS.approves, { transactionType: 'AUTHORIZATION' })).body;
+    const captured = network.captureAuthorizationsOutside();
+    try {
+      const request = { idempotencyKey: randomUUID() };
+      const refused = await api('POST', `/v1/orders/${orderId}/cancel`, request);
+      expect([refused.status, refused.body.error?.id, refused.body.error?.orderStatus]).toEqual([409, '409013', 3]);
+      // Asked once; the refusal on the void's row with Stripe's code, the authorization still standing.
+      const voidKey = await chargeKey(stack.db, orderId, 'void', 1);
+      expect(sent(/^\/v1\/payment_intents\/pi_\w+\/cancel$/, voidKey).map((r) => r.status)).toEqual([400]);
+      expect(await stack.db('charges').where({ id: voidKey })).toMatchObject([
+        { state: 'answered', result: 'refused', processor_decline_code: 'payment_intent_unexpected_state' },
+      ]);
+      const authorizationKey = await chargeKey(stack.db, orderId, 'authorization', 1);
+      expect(await stack.db('charges').where({ id: authorizationKey })).toMatchObject([
+        { state: 'answered', result: 'approved' },
+      ]);
+      expect((await api('POST', `/v1/orders/${orderId}/cancel`, request)).text).toBe(refused.text);
+    } finally {
+      captured.restore();
+    }
+    // Never Cancelled over money that stands: an operator's (docs/runbook.md), with no webhook.
+    const order = (await api('GET', `/v1/orders/${orderId}`)).body;
+    expect([order.status, order.statusName]).toEqual([3, 'PROBLEM']);
+    expect(await events(orderId)).toEqual(['order.capturerequired']);
+    const another = await api('POST', `/v1/orders/${orderId}/cancel`, { idempotencyKey: randomUUID() });
+    expect([another.status, another.body.error?.id]).toEqual([409, '409005']); // not cancellable
+  });
+
   it("sends amounts in Stripe's units: ISK x100 (authorize, capture, refund), MGA in whole ariary; never one it cannot take", async () => {
     // ISK has no minor unit in ISO 4217 (ours) but keeps two decimals at Stripe.
     const isk = await evaluate(CARDS.approves, {

@@ -275,6 +275,70 @@ describe('order workflow with fake activities', () => {
     ]);
   });
 
+  it('a void the processor refuses for good (captured at the processor) leaves a Problem, never Cancelled', async () => {
+    const refusal = ApplicationFailure.nonRetryable('Stripe refused the void', FAILURE.processorRefused, {
+      code: 'payment_intent_unexpected_state',
+    });
+    const { activities, persisted } = fakes({
+      processorVoid: jest.fn(async () => Promise.reject(refusal)),
+      processorCapture: jest.fn(async () => Promise.reject(refusal)),
+    });
+    const authorizing = async (taskQueue: string, overrides: Partial<EvaluateInput> = {}) => {
+      const handle = await start(taskQueue);
+      trackHistory('order', handle.workflowId);
+      const at = new Date(await env.currentTimeMs());
+      const input = evaluateInput(card, at, { transactionType: 'AUTHORIZATION', ...overrides });
+      expect(await handle.executeUpdate(evaluateUpdate, { args: [input] })).toMatchObject({
+        outcome: 'CAPTUREREQUIRED',
+      });
+      return { handle, input };
+    };
+    await withWorker(activities, async (taskQueue) => {
+      // The merchant's cancel: nothing cancelled, the order an operator's; the refusal on the void's row.
+      const { handle: cancelled } = await authorizing(taskQueue);
+      expect(await cancelled.executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] })).toEqual({
+        kind: 'refused',
+        reason: 'give_back_refused',
+        status: 'Problem',
+      });
+      const calls = (await cancelled.query(orderStateQuery))?.attempts.map((a) => [a.kind, a.state, a.result]);
+      expect(calls).toEqual([
+        ['authorization', 'answered', 'approved'],
+        ['void', 'answered', 'refused'],
+      ]);
+      expect(await cancelled.result()).toEqual({ status: 'Problem' });
+
+      // The capture deadline's void, refused.
+      const { handle: lapsed } = await authorizing(taskQueue);
+      expect(await lapsed.result()).toEqual({ status: 'Problem' });
+
+      // A Sync MIT further evaluate: the capture refused, then the void: never DECLINED (the money
+      // stands), but "outcome not known" until an operator settles it.
+      const mit = { flow: 'SYNC_MIT', isMIT: true, isRecurring: true, intervalCount: 1 } as const;
+      const { handle: sync, input } = await authorizing(taskQueue, mit);
+      const again = await sync
+        .executeUpdate(evaluateUpdate, { args: [{ ...input, idempotencyKey: randomUUID() }] })
+        .catch((e: unknown) => e);
+      expect(failureTypeOf(again)).toBe(FAILURE.chargeOutcomeUnknown);
+      expect(await sync.result()).toEqual({ status: 'Problem' });
+    });
+    // Each void asked once: a refusal for good is not retried.
+    expect(activities.processorVoid).toHaveBeenCalledTimes(3);
+    expect(
+      persisted.map((p) => [p.transition?.from ?? null, p.state.status, p.state.chargeOutcomeUnknown ?? false]),
+    ).toEqual([
+      [null, 'Capturerequired', false],
+      ['Capturerequired', 'Problem', true],
+      [null, 'Capturerequired', false],
+      ['Capturerequired', 'Problem', true],
+      [null, 'Capturerequired', false],
+      ['Capturerequired', 'Problem', true],
+    ]);
+    expect(persisted.flatMap((p) => p.events.map((e) => outboxEvent(e).name))).toEqual(
+      Array(3).fill('order.capturerequired'),
+    );
+  });
+
   it("an evaluate still running when the first evaluate's hour ends decides the order, and the order goes on", async () => {
     // The charge is held until the hour's timer has fired, so the evaluate straddles the hour's end.
     let chargeStarted: () => void = () => undefined;
@@ -789,7 +853,7 @@ describe('order workflow with fake activities', () => {
       const withUnansweredRetry = async (
         act: (handle: Awaited<ReturnType<typeof start>>, answering: { now: boolean }) => Promise<void>,
         overrides: Partial<EvaluateInput> = {},
-        activityOverrides: Partial<OrderActivities> = {},
+        activityOverrides: Partial<OrderActivities & ProcessorActivities> = {},
       ) => {
         const answering = { now: false };
         const fx = fakes({
@@ -888,6 +952,39 @@ describe('order workflow with fake activities', () => {
         expect(written.at(-1)?.state.chargeOutcomeUnknown).toBeUndefined();
       });
 
+      it('refund refused for good at a cancel, of the approval a re-send found: a Problem, the money stands', async () => {
+        const refusal = ApplicationFailure.nonRetryable('Stripe refused the refund', FAILURE.processorRefused, {
+          code: 'charge_disputed',
+        });
+        const { activities, persisted } = await withUnansweredRetry(
+          async (handle, answering) => {
+            answering.now = true;
+            expect(await handle.executeUpdate(cancelUpdate, { args: [{ via: 'cancel' }] })).toEqual({
+              kind: 'refused',
+              reason: 'give_back_refused',
+              status: 'Problem',
+            });
+            expect(await handle.result()).toEqual({ status: 'Problem' });
+          },
+          {},
+          { processorReverse: jest.fn(async () => Promise.reject(refusal)) },
+        );
+        expect(activities.processorReverse).toHaveBeenCalledTimes(1);
+        const last = persisted.at(-1)?.state;
+        expect(last?.attempts.map((a) => [a.kind, a.attempt, a.state, a.result])).toEqual([
+          ['sale', 1, 'answered', 'declined'],
+          ['sale', 2, 'answered', 'approved'],
+          ['reversal', 2, 'answered', 'refused'],
+        ]);
+        expect(
+          persisted.map((p) => [p.state.status, p.state.serviceAttempts, p.state.chargeOutcomeUnknown ?? false]),
+        ).toEqual([
+          ['Processing', 0, false],
+          ['Processing', 1, false],
+          ['Problem', 2, true],
+        ]);
+      });
+
       it('a cancel while the charge is unanswered and the processor still does not answer changes nothing: try again', async () => {
         const { activities, persisted } = await withUnansweredRetry(async (handle, answering) => {
           const refused = await handle
@@ -954,6 +1051,25 @@ describe('order workflow with fake activities', () => {
         expect(final?.state).toMatchObject({ status: 'Cancelled', serviceAttempts: 3 });
         expect(final?.state.expiredAtUtc).toBe(final?.state.windowEndsAtUtc);
         expect(final?.events.map((e) => outboxEvent(e).name)).toEqual(['order.expired']);
+      });
+
+      it("window's end finding the last retry approved, its refund refused for good: a Problem, never expired", async () => {
+        const refusal = ApplicationFailure.nonRetryable('Stripe refused the refund', FAILURE.processorRefused, {
+          code: 'charge_disputed',
+        });
+        const { activities, persisted } = fakes({
+          processorCharge: processorFor(3, 12),
+          processorReverse: jest.fn(async () => Promise.reject(refusal)),
+        });
+        await withWorker(activities, async (taskQueue) => {
+          const handle = await started(taskQueue);
+          await handle.executeUpdate(evaluateUpdate, { args: [await asyncMit(7)] });
+          expect(await handle.result()).toEqual({ status: 'Problem' });
+        });
+        expect(activities.processorReverse).toHaveBeenCalledTimes(1);
+        const final = persisted.at(-1);
+        expect(final?.state).toMatchObject({ status: 'Problem', serviceAttempts: 3, chargeOutcomeUnknown: true });
+        expect(final?.events).toEqual([]);
       });
 
       it('a decline reported after its rescue window closed is DECLINED at once, never accepted', async () => {

@@ -53,6 +53,13 @@ export const ORDER_ERRORS = {
       'The processor refused the capture for good (the authorization was released or cancelled at the processor); nothing was captured, and the order still awaits capture until its deadline.',
     retry: 'no',
   },
+  give_back_refused_by_processor: {
+    id: '409013',
+    status: 409,
+    message:
+      'The processor refused for good to void the authorization or refund the charge (it was captured or changed at the processor outside this service); nothing was cancelled, the money stands, and the order is left to an operator (PROBLEM).',
+    retry: 'no',
+  },
   order_busy: {
     id: '409009',
     status: 409,

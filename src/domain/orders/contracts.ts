@@ -110,6 +110,7 @@ export type CommandRefusal = {
     | 'refund_exceeds_captured'
     | 'refund_refused'
     | 'capture_refused'
+    | 'give_back_refused'
     | 'capture_exceeds_authorized';
   status: OrderStatusName;
 };

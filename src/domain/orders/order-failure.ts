@@ -41,6 +41,7 @@ const REFUSALS = {
   refund_exceeds_captured: 'refund_exceeds_captured',
   refund_refused: 'refund_refused_by_processor',
   capture_refused: 'capture_refused_by_processor',
+  give_back_refused: 'give_back_refused_by_processor',
   capture_exceeds_authorized: 'capture_exceeds_authorized',
   not_in_challenge: 'order_not_in_challenge',
 } as const satisfies Record<CommandRefusal['reason'], ErrorName>;

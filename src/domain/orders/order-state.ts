@@ -30,8 +30,9 @@ export interface OrderState {
   /** Charge attempts the service made for this order. */
   serviceAttempts: number;
   /**
-   * Set when the order became Problem over a charge the processor never answered (it may stand),
-   * unset when the processor refused it (nothing charged). Absent in states written before.
+   * Set when the order became Problem over a charge that may stand: one the processor never
+   * answered, or an approval it refused for good to give back (since 2026-11-29). Unset when the
+   * processor refused the charge itself (nothing charged). Absent in states written before.
    */
   chargeOutcomeUnknown?: boolean;
   /**

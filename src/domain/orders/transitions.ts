@@ -48,6 +48,8 @@ const ANY: readonly Flow[] = ['CIT', 'SYNC_MIT', 'ASYNC_MIT'];
 /** The flows that charge while the caller waits (async MIT answers SUBMITTED and charges later). */
 const CHARGED_AT_EVALUATE: readonly Flow[] = ['CIT', 'SYNC_MIT'];
 const MIT: readonly Flow[] = ['SYNC_MIT', 'ASYNC_MIT'];
+/** A void or refund undoing an approval, refused (say, captured at the processor): the money stands. */
+const GIVE_BACK_REFUSED = 'refused for good: the approval stands';
 
 const move = (
   from: OrderStatusName,
@@ -115,8 +117,9 @@ export const ORDER_MOVES: readonly OrderMove[] = [
   move('Processing', 'retry', ['ASYNC_MIT'], 'a hard decline: never retried', 'Cancelled', ['order.expired']),
   move('Processing', 'retry', ['ASYNC_MIT'], 'unanswered past its key, or an approval a cancel undid', 'Problem'),
   move('Processing', 'window-end', ['ASYNC_MIT'], 'not rescued in the window', 'Cancelled', ['order.expired']),
-  move('Processing', 'window-end', ['ASYNC_MIT'], 'the last retry stays unanswered', 'Problem'),
+  move('Processing', 'window-end', ['ASYNC_MIT'], 'the last retry unanswered, or not given back', 'Problem'),
   move('Processing', 'cancel', ['ASYNC_MIT'], 'the merchant stops the rescue', 'Cancelled', ['order.cancelled']),
+  move('Processing', 'cancel', ['ASYNC_MIT'], `an unanswered retry's approval ${GIVE_BACK_REFUSED}`, 'Problem'),
 
   move('Capturerequired', 'capture', ANY, 'before the deadline', 'Completed', ['order.completed']),
   move('Capturerequired', 'capture', ['SYNC_MIT'], 'a further evaluate, the capture refused for good', 'Cancelled', [
@@ -129,6 +132,10 @@ export const ORDER_MOVES: readonly OrderMove[] = [
     'order.expired',
   ]),
   move('Capturerequired', 'cancel', ANY, 'the merchant voids the authorization', 'Cancelled', ['order.cancelled']),
+  // The authorization was captured or changed at the processor outside the service.
+  move('Capturerequired', 'capture', ['SYNC_MIT'], `capture refused; the void ${GIVE_BACK_REFUSED}`, 'Problem'),
+  move('Capturerequired', 'capture-deadline', ANY, `the void ${GIVE_BACK_REFUSED}`, 'Problem'),
+  move('Capturerequired', 'cancel', ANY, `the void ${GIVE_BACK_REFUSED}`, 'Problem'),
 
   move('Completed', 'refund', ANY, 'part of the captured amount is still unrefunded', 'Completed', ['order.refunded']),
   move('Completed', 'refund', ANY, 'everything captured is refunded', 'Returned', ['order.refunded']),

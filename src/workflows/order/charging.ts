@@ -87,9 +87,10 @@ function chargeMode(s: { flow: string; transactionType: string }): 'authorize' |
 
 /**
  * What settling an unanswered charge found (`unsettled`: the processor would not say; `decided`:
- * an earlier send recorded the order its answer decided, which the order now is).
+ * an earlier send recorded the order its answer decided, which the order now is; `refused`: it
+ * was approved and the processor refused for good to give it back, so the money stands).
  */
-export type Settlement = 'undone' | 'not_charged' | 'unsettled' | 'decided';
+export type Settlement = 'undone' | 'not_charged' | 'unsettled' | 'decided' | 'refused';
 
 /**
  * A charge sent and never answered whose approval can no longer be taken: a first evaluate never
@@ -121,26 +122,43 @@ export async function reverseUnsettledCharge(
     return 'unsettled';
   }
   if (result.result !== 'approved') return 'not_charged';
-  await giveBack(order, chargeMode(s) === 'authorize' ? 'void' : 'reversal', attempt, result.authorizationId, s.amount);
-  return 'undone';
+  const kind = chargeMode(s) === 'authorize' ? 'void' : 'reversal';
+  return (await giveBack(order, kind, attempt, result.authorizationId, s.amount)) ? 'undone' : 'refused';
 }
 
-/** Voids (an authorization) or refunds in full (a sale) charge `attempt`, through the charges ledger. */
+/**
+ * Voids (an authorization) or refunds in full (a sale) charge `attempt`, through the charges
+ * ledger; false when the processor refused that for good (say, the authorization was captured at
+ * the processor outside the service): the refusal is on the call's row, the charge stands, and
+ * the caller leaves the order to an operator (Problem) rather than record money given back.
+ */
 export async function giveBack(
   order: Order,
   kind: 'void' | 'reversal',
   attempt: number,
   authorizationId: string,
   amount: number,
-): Promise<void> {
+): Promise<boolean> {
   const call = order.charges.sending(kind, attempt, amount);
-  const done =
-    kind === 'void'
-      ? await processor.processorVoid({ call, authorizationId })
-      : await processor.processorReverse({ call, authorizationId });
+  let done: { key?: string };
+  try {
+    done =
+      kind === 'void'
+        ? await processor.processorVoid({ call, authorizationId })
+        : await processor.processorReverse({ call, authorizationId });
+  } catch (err) {
+    if (failureTypeOf(err) !== FAILURE.processorRefused) throw err;
+    order.charges.done(kind, attempt, call.key, 'refused');
+    wf.log.error(`the processor refused the ${kind} for good: the charge stands`, { attempt });
+    return false;
+  }
   order.charges.done(kind, attempt, done?.key);
   order.charges.reversed(attempt);
+  return true;
 }
+
+/** What an order whose approval could not be given back records, as it becomes a Problem. */
+export const GIVE_BACK_REFUSED = 'the processor refused for good to give the approval back (void or refund)';
 
 /** The ApplicationFailure type anywhere in an error's cause chain. */
 export function failureTypeOf(err: unknown): string | undefined {

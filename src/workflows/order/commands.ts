@@ -10,7 +10,7 @@ import { accepts, isCancellable } from '../../domain/orders/transitions';
 import { processorWhileWaiting } from './activities';
 import type { Order } from './order';
 import { settleRetryBeforeCancel } from './retries';
-import { captureAuthorized, chargeAfterChallenge, lapseCapture, voidAuthorization } from './steps';
+import { captureAuthorized, chargeAfterChallenge, lapseCapture, leaveToOperator, voidAuthorization } from './steps';
 
 /** The merchant's commands on an evaluated order (each runs alone: see Order.exclusive). */
 
@@ -36,19 +36,23 @@ export async function capture(order: Order, amount: number | null): Promise<Capt
 /** Cancel and external-cancel: one operation on one order; a repeat is a no-op. */
 export async function cancel(order: Order, { via }: CancelInput): Promise<CancelResult> {
   if (order.state.cancelledAtUtc) return { kind: 'cancelled', status: 'Cancelled' };
+  const why = `cancelled by the merchant (${via})`;
   // An async MIT retry's charge left unanswered may have taken the money: settled and undone first.
-  await settleRetryBeforeCancel(order);
+  if (!(await settleRetryBeforeCancel(order))) return giveBackRefused(order, why);
   const s = order.state;
   if (!isCancellable(s.flow, s.status)) return refused(order, 'not_cancellable');
   // A void: stops a rescue not yet captured. It never reverses a settled charge (refund does).
-  await voidAuthorization(order);
-  await order.commit(
-    'cancel',
-    { status: 'Cancelled', cancelledAtUtc: new Date().toISOString() },
-    `cancelled by the merchant (${via})`,
-    [{ name: 'order.cancelled' }],
-  );
+  if (!(await voidAuthorization(order))) return giveBackRefused(order, why);
+  await order.commit('cancel', { status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, why, [
+    { name: 'order.cancelled' },
+  ]);
   return { kind: 'cancelled', status: 'Cancelled' };
+}
+
+/** The processor would not give the approval back: nothing is cancelled, the order is an operator's. */
+async function giveBackRefused(order: Order, why: string): Promise<CommandRefusal> {
+  await leaveToOperator(order, 'cancel', `${why}, not done`);
+  return refused(order, 'give_back_refused');
 }
 
 /** The challenge component reports what the cardholder did; a pass leads to the charge. */

@@ -199,18 +199,22 @@ export async function furtherEvaluate(order: Order): Promise<EvaluateResult> {
   const s = order.state;
   if (s.flow === 'SYNC_MIT') {
     const awaitingCapture = accepts(s.flow, s.status, 'capture');
+    let outcome: 'APPROVED' | 'DECLINED' | undefined;
     if (Date.now() >= order.windowEnd().getTime()) {
       // Hard cutoff, no grace: even a rescued order awaiting capture cannot complete late.
       if (awaitingCapture) await lapseCapture(order, 'sync MIT window closed', order.windowEnd());
-      return answer(order, 'DECLINED');
-    }
-    if (awaitingCapture) return answer(order, (await captureByFurtherEvaluate(order)) ? 'APPROVED' : 'DECLINED');
+      outcome = 'DECLINED';
+    } else if (awaitingCapture) outcome = (await captureByFurtherEvaluate(order)) ? 'APPROVED' : 'DECLINED';
+    // Left to an operator just now (the processor would not void the authorization): as Problem.
+    const leftToOperator = order.state.status === 'Problem' && s.status !== 'Problem';
+    if (outcome && !leftToOperator) return answer(order, outcome);
   }
-  if (s.status === 'Problem') {
+  const now = order.state;
+  if (now.status === 'Problem') {
     // As the read model answers once the run has closed: a charge that may stand is never "fall
     // back to the decline" (src/orders/further-evaluate.ts).
-    if (s.chargeOutcomeUnknown) throw outcomeUnknown('the rescue ended with a charge the processor never answered');
-    return { kind: 'rescue_unavailable', orderId: s.orderId };
+    if (now.chargeOutcomeUnknown) throw outcomeUnknown('the rescue ended with a charge the processor never answered');
+    return { kind: 'rescue_unavailable', orderId: now.orderId };
   }
   return answer(order, outcomeForStatus(s.status));
 }

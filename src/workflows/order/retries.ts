@@ -5,7 +5,7 @@ import { accepts } from '../../domain/orders/transitions';
 import { processorSettling, processorWhileWaiting } from './activities';
 import { charge, isOutcomeUnknown, outcomeUnknown, reverseUnsettledCharge } from './charging';
 import type { Order } from './order';
-import { approve, expire } from './steps';
+import { approve, expire, leaveToOperator } from './steps';
 
 /**
  * An async MIT retry's charge. Bounded: a processor replaying a
@@ -85,13 +85,16 @@ async function recordRetryAnswer(order: Order, result: ChargeResult): Promise<bo
 /**
  * Before a merchant's cancel: a retry's charge left unanswered is settled and any approval undone
  * (the merchant stops the rescue; the re-send may be the first to reach the processor). Still
- * unanswered: ChargeOutcomeUnknown (500 `500010`), nothing changed.
+ * unanswered: ChargeOutcomeUnknown (500 `500010`), nothing changed. False when the approval could
+ * not be undone (the processor refused for good): the charge stands.
  */
-export async function settleRetryBeforeCancel(order: Order): Promise<void> {
+export async function settleRetryBeforeCancel(order: Order): Promise<boolean> {
   const s = order.state;
-  if (!order.unsettledCharge || !accepts(s.flow, s.status, 'retry')) return;
-  if ((await reverseUnsettledCharge(order, processorWhileWaiting)) === 'unsettled')
+  if (!order.unsettledCharge || !accepts(s.flow, s.status, 'retry')) return true;
+  const settlement = await reverseUnsettledCharge(order, processorWhileWaiting);
+  if (settlement === 'unsettled')
     throw outcomeUnknown("the rescue's last charge is still unanswered by the processor; try the cancel again");
+  return settlement !== 'refused';
 }
 
 /** The window has ended: a last retry left unanswered is settled and undone, or left to an operator. */
@@ -104,6 +107,10 @@ export async function closeWindow(order: Order, windowEnd: Date): Promise<void> 
         { status: 'Problem' },
         'the last retry went unanswered at the end of the window',
       );
+      return;
+    }
+    if (settlement === 'refused') {
+      await leaveToOperator(order, 'window-end', "rescue window ended with the last retry's late approval");
       return;
     }
     if (settlement === 'undone') {

@@ -3,7 +3,7 @@ import { approval, completion } from '../../domain/orders/charge-decision';
 import { FAILURE } from '../../domain/orders/failures';
 import { accepts, type OrderTrigger } from '../../domain/orders/transitions';
 import { processor, type processorSettling } from './activities';
-import { charge, failureTypeOf, giveBack } from './charging';
+import { charge, failureTypeOf, GIVE_BACK_REFUSED, giveBack } from './charging';
 import type { Order } from './order';
 
 type ProcessorApi = typeof processor | typeof processorSettling;
@@ -84,11 +84,21 @@ export async function captureByFurtherEvaluate(order: Order): Promise<boolean> {
   return false;
 }
 
-/** Voids an authorization still open (awaiting capture: cancel, expiry); nothing to void otherwise. */
-export async function voidAuthorization(order: Order): Promise<void> {
+/**
+ * Voids an authorization still open (awaiting capture: cancel, expiry); nothing to void otherwise.
+ * False when the processor refused the void for good: the authorization stands.
+ */
+export async function voidAuthorization(order: Order): Promise<boolean> {
   const s = order.state;
   if (accepts(s.flow, s.status, 'capture') && s.authorizationId)
-    await giveBack(order, 'void', s.serviceAttempts, s.authorizationId, s.authorizedAmount);
+    return giveBack(order, 'void', s.serviceAttempts, s.authorizationId, s.authorizedAmount);
+  return true;
+}
+
+/** An approval the processor would not give back: the order is left to an operator (Problem). */
+export async function leaveToOperator(order: Order, trigger: OrderTrigger, reason: string): Promise<void> {
+  // The money stands: a further evaluate is never told to fall back to the decline (500010).
+  await order.commit(trigger, { status: 'Problem', chargeOutcomeUnknown: true }, `${reason}: ${GIVE_BACK_REFUSED}`);
 }
 
 /**
@@ -103,7 +113,7 @@ export async function expire(
   closedAt: Date = new Date(),
   byBudget?: { rule: string; retryAllowedAt: string },
 ): Promise<void> {
-  await voidAuthorization(order);
+  if (!(await voidAuthorization(order))) return leaveToOperator(order, trigger, reason);
   await order.commit(trigger, { status: 'Cancelled', expiredAtUtc: closedAt.toISOString() }, reason, [
     byBudget ? { name: 'order.expired', endedBy: 'retry_budget', ...byBudget } : { name: 'order.expired' },
   ]);
@@ -116,7 +126,7 @@ export async function expire(
  */
 export async function lapseCapture(order: Order, reason: string, deadline: Date = new Date()): Promise<void> {
   if (order.state.flow !== 'CIT') return expire(order, 'capture-deadline', reason, deadline);
-  await voidAuthorization(order);
+  if (!(await voidAuthorization(order))) return leaveToOperator(order, 'capture-deadline', reason);
   await order.commit('capture-deadline', { status: 'Cancelled', cancelledAtUtc: new Date().toISOString() }, reason, [
     { name: 'order.cancelled' },
   ]);

@@ -112,7 +112,8 @@ export async function orderWorkflow(start: OrderWorkflowInput): Promise<{ status
         // A charge that recorded the order it decided was decided: that order goes on.
         const adopt = start.chargeRecordsDecision === true;
         const settlement = await order.exclusive(() => reverseUnsettledCharge(order, processorSettling, adopt));
-        if (settlement === 'unsettled') wf.log.error('unevaluated order closes with its charge unsettled', {});
+        if (settlement === 'unsettled' || settlement === 'refused')
+          wf.log.error('unevaluated order closes with its charge not given back', { settlement });
         else wf.log.warn('unevaluated order closes; the charge it sent was asked again', { settlement });
       }
       if (!order.evaluated) return { status: 'Draft' };

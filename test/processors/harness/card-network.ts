@@ -61,6 +61,12 @@ export interface CardNetwork {
    * `payment_intent_unexpected_state`), until `restore` is called.
    */
   lapseAuthorizations(): { restore(): void };
+  /**
+   * Every authorization was captured at Stripe outside the service (say, from its dashboard):
+   * cancels are refused as Stripe refuses them on a succeeded PaymentIntent (400,
+   * `payment_intent_unexpected_state`), until `restore` is called.
+   */
+  captureAuthorizationsOutside(): { restore(): void };
   stop(): Promise<void>;
 }
 
@@ -76,6 +82,7 @@ export async function startCardNetwork(
   const requests: RecordedRequest[] = [];
   const refusedRefundAmounts = new Set<string>();
   let authorizationsLapsed = false;
+  let capturedOutside = false;
   const holds: Array<{
     matches: (r: RecordedRequest) => boolean;
     arrive(r: RecordedRequest): void;
@@ -129,19 +136,17 @@ export async function startCardNetwork(
     }
     if (path === '/v1/payment_intents') return charge(body, params);
     if (authorizationsLapsed && /^\/v1\/payment_intents\/[^/]+\/(capture|cancel)$/.test(path))
-      return {
-        status: 400,
-        body: {
-          error: {
-            type: 'invalid_request_error',
-            code: 'payment_intent_unexpected_state',
-            message: path.endsWith('/capture')
-              ? 'This PaymentIntent could not be captured because it has a status of canceled.'
-              : 'You cannot cancel this PaymentIntent because it has a status of canceled.',
-            payment_intent: { ...body, status: 'canceled' },
-          },
-        },
-      };
+      return unexpectedState(
+        { ...body, status: 'canceled' },
+        path.endsWith('/capture')
+          ? 'This PaymentIntent could not be captured because it has a status of canceled.'
+          : 'You cannot cancel this PaymentIntent because it has a status of canceled.',
+      );
+    if (capturedOutside && /^\/v1\/payment_intents\/[^/]+\/cancel$/.test(path))
+      return unexpectedState(
+        { ...body, status: 'succeeded' },
+        'You cannot cancel this PaymentIntent because it has a status of succeeded. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.',
+      );
     if (/^\/v1\/payment_intents\/[^/]+\/capture$/.test(path)) {
       const captured = Number(params.amount_to_capture ?? body.amount);
       return {
@@ -163,6 +168,13 @@ export async function startCardNetwork(
     if (/^\/v1\/payment_intents\/[^/]+\/cancel$/.test(path))
       return { status: 200, body: { ...body, status: 'canceled' } };
     return { status: 200, body };
+  }
+
+  /** Stripe's refusal of a capture or cancel on a PaymentIntent in another state (400). */
+  // biome-ignore lint/suspicious/noExplicitAny: a PaymentIntent as stripe-mock answered it
+  function unexpectedState(intent: any, message: string) {
+    const error = { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message };
+    return { status: 400, body: { error: { ...error, payment_intent: intent } } };
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: a PaymentIntent as stripe-mock answered it
@@ -238,6 +250,10 @@ export async function startCardNetwork(
     lapseAuthorizations() {
       authorizationsLapsed = true;
       return { restore: () => (authorizationsLapsed = false) };
+    },
+    captureAuthorizationsOutside() {
+      capturedOutside = true;
+      return { restore: () => (capturedOutside = false) };
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -2403,6 +2403,7 @@ export interface Error {
       | 'capture_exceeds_authorized'
       | 'refund_refused_by_processor'
       | 'capture_refused_by_processor'
+      | 'give_back_refused_by_processor'
       | 'order_busy'
       | 'order_request_mismatch'
       | 'order_not_in_challenge'

@@ -18,6 +18,7 @@ const cancelErrors: Operation['errors'] = [
   'order_not_found',
   ...idempotency,
   'order_not_cancellable',
+  'give_back_refused_by_processor',
   ...commandPending,
 ];
 

@@ -213,6 +213,15 @@ async function checkHelm(): Promise<void> {
     check(/resources:\s*\n\s+limits:/.test(text) && /requests:/.test(text), `${name}: resources set`);
     check(/runAsNonRoot: true/.test(text), `${name}: runs as non-root`);
   }
+  // Least privilege: each process is given only the Secret's keys it reads, never the whole Secret.
+  const secretKeys = (text: string) => [...text.matchAll(/secretKeyRef:\s+name: \S+\s+key: (\w+)/g)].map((m) => m[1]);
+  check(
+    [api, worker, job].every((text) => !/secretRef:/.test(text)) &&
+      !secretKeys(api).some((k) => k === 'STRIPE_SECRET_KEY' || k === 'SMTP_URL') &&
+      secretKeys(worker).includes('STRIPE_SECRET_KEY') &&
+      secretKeys(job).join() === 'DATABASE_URL',
+    'each pod reads only its own Secret keys: no processor key nor SMTP in the API, only DATABASE_URL in the Job',
+  );
   const withTls = documents(all.out);
   const tlsWorker = withTls.find((d) => d.name.endsWith('-worker') && d.kind === 'Deployment')?.text ?? '';
   check(
@@ -223,6 +232,17 @@ async function checkHelm(): Promise<void> {
   );
   const monitor = withTls.find((d) => d.kind === 'ServiceMonitor')?.text ?? '';
   check(/port: metrics/.test(monitor), "ServiceMonitor rendered when enabled, scraping every pod's metrics port");
+  const monitorWith = async (values: string) =>
+    documents((await run(helm, [...base, '--set', `serviceMonitor.enabled=true,${values}`])).out).find(
+      (d) => d.kind === 'ServiceMonitor',
+    )?.text ?? '';
+  const existing = 'secret.existingSecret=rescue-env';
+  check(
+    /key: METRICS_TOKEN/.test(await monitorWith(existing)) &&
+      /port: metrics/.test(await monitorWith(`${existing},serviceMonitor.sendMetricsToken=false`)) &&
+      !/METRICS_TOKEN/.test(await monitorWith(`${existing},serviceMonitor.sendMetricsToken=false`)),
+    'ServiceMonitor: an existingSecret without METRICS_TOKEN scrapes with no token (serviceMonitor.sendMetricsToken=false)',
+  );
   const rule = withTls.find((d) => d.kind === 'PrometheusRule')?.text ?? '';
   check(
     alertNames(readFileSync(RULES, 'utf8')).every((name) => rule.includes(`alert: ${name}`)),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { loadConfigOrExit } from '../src/config';
+import { loadDatabaseConfig, orExit } from '../src/config';
 import { createDb, type Db } from '../src/db/knex';
 import { migrateToLatest } from '../src/db/migrate';
 import { MIGRATIONS } from '../src/db/migrations';
@@ -54,13 +54,14 @@ async function latest(db: Db, waitMs: number): Promise<string[]> {
 
 async function main(): Promise<void> {
   const args = new Set(process.argv.slice(2));
-  const config = loadConfigOrExit();
-  if (!config.database.url) {
+  // Postgres's settings only: the migration Job is given DATABASE_URL and nothing else.
+  const database = orExit(() => loadDatabaseConfig());
+  if (!database.url) {
     process.stderr.write('[migrate] DATABASE_URL is required (npm start migrates its embedded database itself)\n');
     process.exit(1);
   }
-  const db = createDb(config.database.url, 1, undefined, {
-    connectTimeoutMs: Math.max(config.database.connectTimeoutMs, 5_000),
+  const db = createDb(database.url, 1, undefined, {
+    connectTimeoutMs: Math.max(database.connectTimeoutMs, 5_000),
     // Migrations may rewrite large tables: no statement timeout beyond Postgres' own.
     statementTimeoutMs: 3_600_000,
   });

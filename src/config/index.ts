@@ -80,10 +80,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/**
+ * Postgres's settings alone, for a process that needs nothing else (the migration Job, which is
+ * given no other secret: docs/deployment.md, "Helm").
+ */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  const parsed = z.object(databaseEnv).safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  return databaseSettings(parsed.data);
+}
+
 /** For process entries: the configuration, or a message naming every bad variable and exit 1. */
 export function loadConfigOrExit(): Config {
+  return orExit(loadConfig);
+}
+
+/** What `load` reads, or a message naming every bad variable and exit 1. */
+export function orExit<T>(load: () => T): T {
   try {
-    return loadConfig();
+    return load();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

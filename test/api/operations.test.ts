@@ -440,11 +440,11 @@ describe('metrics', () => {
 
 describe('npm run migrate', () => {
   it('applies nothing on an up-to-date schema, reports its status, frees a lock, exits 0', async () => {
-    const run = (args: string[]) =>
+    const run = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts', ...args], {
           cwd: ROOT,
-          env: { ...process.env, DATABASE_URL: database.url },
+          env: { ...env, DATABASE_URL: database.url },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let out = '';
@@ -461,5 +461,10 @@ describe('npm run migrate', () => {
     const unlock = await run(['--unlock']);
     expect(unlock).toMatchObject({ code: 0 });
     expect(unlock.out).toContain('migration lock freed');
+    // The Helm Job is given DATABASE_URL alone, in production: no other setting is asked for.
+    const { CARD_VAULT_KEYS: _, ...withoutVault } = process.env;
+    const jobLike = await run([], { ...withoutVault, FC_ENVIRONMENT: 'production' });
+    expect(jobLike).toMatchObject({ code: 0 });
+    expect(jobLike.out).toContain('schema up to date');
   }, 60_000);
 });

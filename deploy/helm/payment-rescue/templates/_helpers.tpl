@@ -43,8 +43,34 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- define "payment-rescue.envFrom" -}}
 - configMapRef:
     name: {{ include "payment-rescue.fullname" . }}-env
-- secretRef:
-    name: {{ include "payment-rescue.secretName" . }}
+{{- end -}}
+
+{{- /*
+The Secret's keys each process reads (least privilege: the API never holds the processor's key
+nor the SMTP password, the migration Job nothing but DATABASE_URL). Optional: a key left empty is
+not in the chart's Secret, and an existingSecret need not hold the keys nobody set.
+*/ -}}
+{{- define "payment-rescue.secretKeys" -}}
+{{- $keys := dict
+  "api" (list "DATABASE_URL" "DATABASE_LISTEN_URL" "TEMPORAL_ADDRESS" "TEMPORAL_API_KEY" "CARD_VAULT_KEYS" "ADMIN_API_TOKEN" "METRICS_TOKEN" "DASHBOARD_LINK_SECRET")
+  "worker" (list "DATABASE_URL" "TEMPORAL_ADDRESS" "TEMPORAL_API_KEY" "CARD_VAULT_KEYS" "METRICS_TOKEN" "STRIPE_SECRET_KEY" "SMTP_URL")
+  "migrate" (list "DATABASE_URL") -}}
+{{- index $keys . | join " " -}}
+{{- end -}}
+
+{{- /* The env entries of one role's Secret keys and its secret.extraKeys: (list $ "api" | "worker" | "migrate"). */ -}}
+{{- define "payment-rescue.secretEnv" -}}
+{{- $root := index . 0 -}}
+{{- $role := index . 1 -}}
+{{- $extra := get ($root.Values.secret.extraKeys | default dict) $role | default list -}}
+{{- range concat (splitList " " (include "payment-rescue.secretKeys" $role)) $extra | uniq }}
+- name: {{ . }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "payment-rescue.secretName" $root }}
+      key: {{ . }}
+      optional: true
+{{- end }}
 {{- end -}}
 
 {{- define "payment-rescue.tlsEnv" -}}

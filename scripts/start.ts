@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Config, loadConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
-import { createDb } from '../src/db/knex';
+import { createConfiguredDb } from '../src/db/knex';
 import { migrateToLatest } from '../src/db/migrate';
 import { ensureSandboxCredentials } from '../src/db/sandbox-seed';
 import { createLogger } from '../src/logger';
@@ -31,10 +31,7 @@ async function main(): Promise<void> {
   await mkdir(config.dataDir, { recursive: true });
 
   const databaseUrl = await startDatabase(config);
-  const db = createDb(databaseUrl, config.database.poolMax, logger, {
-    connectTimeoutMs: config.database.connectTimeoutMs,
-    statementTimeoutMs: config.database.statementTimeoutMs,
-  });
+  const db = createConfiguredDb({ ...config.database, url: databaseUrl }, logger);
   stops.push({ name: 'database pool', stop: () => db.destroy() });
   const applied = await migrateToLatest(db);
   say(`migrations: ${applied.length ? applied.join(', ') : 'up to date'}`);

@@ -19,6 +19,12 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
     'key-api-error': { status: 500, body: { error: { type: 'api_error', message: 'An unknown error occurred' } } },
     'key-rate-limit': { status: 429, body: { error: { type: 'invalid_request_error', code: 'rate_limit' } } },
     'key-bad-key': { status: 401, body: { error: { type: 'invalid_request_error', message: 'Invalid API Key' } } },
+    'key-forbidden': {
+      status: 403,
+      body: {
+        error: { type: 'invalid_request_error', message: 'The provided key does not have the required permissions' },
+      },
+    },
     'key-idempotency': {
       status: 400,
       body: {
@@ -121,6 +127,21 @@ describe('Stripe adapter: failures and stripe-mock as it is', () => {
     const stripe = adapterAt(failingPort);
     for (const key of ['key-bad-key', 'key-idempotency', 'key-invalid']) {
       expect(await stripe.sale(request(key))).toEqual({ result: 'unavailable' });
+    }
+  });
+
+  it('our key refused (401, 403) on a capture, void or refund is thrown: retried until fixed, never a refusal for good', async () => {
+    const stripe = adapterAt(failingPort);
+    for (const [key, type] of [
+      ['key-bad-key', 'StripeAuthenticationError'],
+      ['key-forbidden', 'StripePermissionError'],
+    ] as const) {
+      const at = { authorizationId: 'pi_1', amount: 100, currency: 'USD' };
+      await expect(stripe.capture({ idempotencyKey: `${key}:capture`, ...at })).rejects.toMatchObject({ type });
+      await expect(stripe.void({ idempotencyKey: `${key}:void`, authorizationId: 'pi_1' })).rejects.toMatchObject({
+        type,
+      });
+      await expect(stripe.refund({ refundId: `${key}:refund`, ...at })).rejects.toMatchObject({ type });
     }
   });
 

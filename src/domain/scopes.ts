@@ -13,4 +13,9 @@ export interface Principal {
   /** Set for merchant keys; a partner key acts for the merchants its partner owns. */
   merchantId: string | null;
   scopes: Scope[];
+  /**
+   * A merchant dashboard link (docs/dashboard.md): it reads, and is shown nothing that lets its
+   * holder act (an order's orderSessionKey reports a challenge's result).
+   */
+  readOnly?: true;
 }

@@ -75,6 +75,11 @@ describe('dashboard links', () => {
     const lookup = await get(linkA, `/v1/orders/${first?.orderId}`);
     expect([lookup.status, lookup.body.externalOrderId]).toEqual([200, first?.externalOrderId]);
     expect(Array.isArray(lookup.body.attempts)).toBe(true);
+    // Never the orderSessionKey, which reports a challenge's result: the merchant's own bearer sees it.
+    expect(search.body.data.filter((o: object) => 'orderSessionKey' in o)).toEqual([]);
+    expect('orderSessionKey' in lookup.body).toBe(false);
+    expect((await get(a.token, `/v1/orders/${first?.orderId}`)).body.orderSessionKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await get(a.token, '/v1/orders')).body.data[0].orderSessionKey).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("lists the webhooks sent about an order to the merchant's endpoints, with their attempts", async () => {

@@ -4,6 +4,7 @@ import { findApiKey } from '../../db/repositories/api-keys';
 import type { Clock } from '../../domain/clock';
 import { isDashboardLinkToken, verifyDashboardLink } from '../../domain/dashboard-link';
 import { ApiError } from '../../domain/errors';
+import type { Principal } from '../../domain/scopes';
 
 const CHALLENGE = 'Bearer realm="payment-rescue"';
 
@@ -48,7 +49,18 @@ export function bearerOrDashboardLink(
       partnerId: claims.partnerId,
       merchantId: claims.merchantId,
       scopes: ['payments'],
+      readOnly: true,
     };
     await next();
   };
+}
+
+/** An order as a reader is shown it: through a dashboard link, without its orderSessionKey. */
+export function orderShownTo<T extends { orderSessionKey: string }>(
+  principal: Principal | undefined,
+  view: T,
+): T | Omit<T, 'orderSessionKey'> {
+  if (!principal?.readOnly) return view;
+  const { orderSessionKey: _, ...shown } = view;
+  return shown;
 }

@@ -90,7 +90,9 @@ export const order = z
   .looseObject({
     id: uuid,
     orderId: uuid,
-    orderSessionKey: uuid,
+    orderSessionKey: uuid
+      .optional()
+      .describe('Absent when read through a dashboard link: the key reports a challenge result (docs/dashboard.md).'),
     externalOrderId: z.string(),
     confirmationId: z.string().nullable(),
     senseKey: z.string().nullable(),

@@ -8,6 +8,7 @@ import { orderView } from '../../db/repositories/orders';
 import { type Flow, ORDER_STATUS, type OrderStatusName, STATUS_WORD } from '../../domain/orders/status';
 import { payingMerchant } from '../access';
 import { principalOf } from '../middleware/authenticate';
+import { orderShownTo } from '../middleware/dashboard-link';
 import { orderCursor, orderCursorPosition } from '../order-cursor';
 import { apiRouter } from '../router';
 import { parseInput } from '../validation';
@@ -115,7 +116,7 @@ export function orderSearchRoutes(deps: { db: Db; rateLimit: Middleware }): Rout
       rows.map((row) => row.id),
     );
     ctx.body = {
-      data: rows.map((row) => orderView(row, charges.get(row.id) ?? [])),
+      data: rows.map((row) => orderShownTo(ctx.state.principal, orderView(row, charges.get(row.id) ?? []))),
       hasMore,
       nextCursor: hasMore && last ? orderCursor({ createdAt: last.created_at, id: last.id }) : null,
     };

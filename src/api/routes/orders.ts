@@ -20,6 +20,7 @@ import { payingMerchant } from '../access';
 import { evaluateCounter } from '../evaluate-metrics';
 import { idempotent } from '../idempotency';
 import { principalOf } from '../middleware/authenticate';
+import { orderShownTo } from '../middleware/dashboard-link';
 import { cancelAnswer, captureAnswer, evaluateAnswer, refundAnswer } from '../order-answers';
 import { apiErrorOf } from '../order-failures';
 import { orderByReference } from '../order-reference';
@@ -201,7 +202,10 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
 
   router.get('/v1/orders/:id', deps.rateLimit, async (ctx) => {
     const order = await visibleOrder(ctx, ctx.params.id);
-    ctx.body = await orderLookup(deps.db, order, deps.clock.now(), deps.networkRegion);
+    ctx.body = orderShownTo(
+      ctx.state.principal,
+      await orderLookup(deps.db, order, deps.clock.now(), deps.networkRegion),
+    );
   });
 
   return router;

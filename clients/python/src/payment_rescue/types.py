@@ -31,7 +31,6 @@ class EvaluateAnswer(TypedDict):
 class _CaptureAnswerRequired(TypedDict):
     id: str
     orderId: str
-    orderSessionKey: str
     externalOrderId: str
     confirmationId: Optional[str]
     senseKey: Optional[str]
@@ -69,6 +68,8 @@ class _CaptureAnswerRequired(TypedDict):
 
 class CaptureAnswer(_CaptureAnswerRequired, total=False):
     """The order, with the command envelope (`status: "APPROVED"`)."""
+    orderSessionKey: str
+    """Absent when read through a dashboard link: the key reports a challenge result (docs/dashboard.md)."""
     retryBudget: Optional[CaptureAnswerRetryBudget]
     """GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault."""
 
@@ -133,7 +134,6 @@ class RefundAnswer(TypedDict):
 class _OrderRequired(TypedDict):
     id: str
     orderId: str
-    orderSessionKey: str
     externalOrderId: str
     confirmationId: Optional[str]
     senseKey: Optional[str]
@@ -162,6 +162,8 @@ class _OrderRequired(TypedDict):
 
 class Order(_OrderRequired, total=False):
     """GET /v1/orders/{id}: `status` is the number, `statusName` the word."""
+    orderSessionKey: str
+    """Absent when read through a dashboard link: the key reports a challenge result (docs/dashboard.md)."""
     retryBudget: Optional[OrderRetryBudget]
     """GET /v1/orders/{id} (and POST /v1/outcome) only: the card's retry budget at the merchant across its orders (`used` declines of the binding network limit `limit`, the oldest leaving its window at `resetsAt`; docs/network-rules.md); null when the card is not in the vault."""
 

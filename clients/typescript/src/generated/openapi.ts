@@ -1215,7 +1215,10 @@ export interface EvaluateAnswer {
 export interface CaptureAnswer {
   id: string;
   orderId: string;
-  orderSessionKey: string;
+  /**
+   * Absent when read through a dashboard link: the key reports a challenge result (docs/dashboard.md).
+   */
+  orderSessionKey?: string;
   externalOrderId: string;
   confirmationId: string | null;
   senseKey: string | null;
@@ -1337,7 +1340,10 @@ export interface RefundAnswer {
 export interface Order {
   id: string;
   orderId: string;
-  orderSessionKey: string;
+  /**
+   * Absent when read through a dashboard link: the key reports a challenge result (docs/dashboard.md).
+   */
+  orderSessionKey?: string;
   externalOrderId: string;
   confirmationId: string | null;
   senseKey: string | null;

@@ -15,8 +15,8 @@ export interface ApiState {
   merchantId?: string;
   /** The order a request concerns, for the access log. */
   orderId?: string;
-  /** How the request named its order, when not by its id (an orderSessionKey): masked in the log. */
-  maskedReference?: string;
+  /** A refund's kind as the route decided it (the amount against the captured): its metric's label. */
+  refundKind?: 'full' | 'partial';
   /** The order reference /v1/outcome was sent, for its handler (never logged). */
   orderReference?: string;
   /** The widget's site, checked by middleware/site-cors.ts. */

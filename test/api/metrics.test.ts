@@ -180,4 +180,27 @@ describe('metrics of the API and worker processes, each on its own METRICS_PORT'
     expect(sum(samples, 'rescue_evaluates_total')).toBe(0);
     expect((await fetch(`http://127.0.0.1:${workerMetricsPort}/other`)).status).toBe(404);
   }, 60_000);
+
+  it('counts refunds by kind as the amount decides: the whole capture sent as amountToRefund is full', async () => {
+    const before = await scrape(apiMetricsPort);
+    const completed = async () => {
+      const res = await callApi(apiUrl, token, 'POST', '/v1/evaluate', OUTCOMES.APPROVED.body());
+      expect(res.body.outcome).toBe('APPROVED');
+      return res.body.orderId as string;
+    };
+    // As ActiveMerchant refunds: always with amountToRefund, the whole captured amount (25.00 USD).
+    const whole = await callApi(apiUrl, token, 'POST', `/v1/orders/${await completed()}/refund`, {
+      amountToRefund: AMOUNT / 100,
+    });
+    const part = await callApi(apiUrl, token, 'POST', `/v1/orders/${await completed()}/refund`, {
+      amountToRefund: 10,
+      idempotencyKey: randomUUID(),
+    });
+    expect([whole.status, part.status]).toEqual([200, 200]);
+    const after = await scrape(apiMetricsPort);
+    const counted = (kind: string) =>
+      sum(after, 'rescue_refunds_total', { result: 'succeeded', kind }) -
+      sum(before, 'rescue_refunds_total', { result: 'succeeded', kind });
+    expect({ full: counted('full'), partial: counted('partial') }).toEqual({ full: 1, partial: 1 });
+  }, 60_000);
 });

@@ -146,7 +146,17 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
         '/v1/outcome',
         '/v1/orders/:orderReference/webhook-deliveries',
       ]);
+      // Refused before the order is looked up (no bearer, a bad body): masked all the same.
+      const refused = [
+        await fetch(`${stack.baseUrl}/v1//orders/${orderSessionKey}/refund`, { method: 'POST' }),
+        await fetch(`${stack.baseUrl}/v1/orders/${orderSessionKey}`),
+        await api('POST', `/v1/orders/${orderSessionKey}/refund`, { amountToRefund: -1 }),
+      ];
+      expect(refused.map((r) => r.status)).toEqual([401, 401, 400]);
       expect(stack.logs.text()).not.toContain(orderSessionKey);
+      // An order named by its id is logged by it.
+      await api('GET', `/v1/orders/${orderId}`);
+      expect(stack.logs.lines.some((l) => l.includes(`"path":"/v1/orders/${orderId}"`))).toBe(true);
     });
 
     it('answers DECLINED, CHALLENGE, and 503 rescue_unavailable for the sandbox cards', async () => {

@@ -20,7 +20,7 @@ export function accessLog(logger: Logger): Middleware {
         {
           requestId: ctx.state.requestId,
           method: ctx.method,
-          path: loggablePath(ctx.path, ctx.state.maskedReference),
+          path: loggablePath(ctx.path, ctx.state.orderId),
           status: ctx.status,
           errorId: ctx.state.errorId,
           durationMs: Math.round(durationMs * 10) / 10,
@@ -36,13 +36,21 @@ export function accessLog(logger: Logger): Middleware {
 
 /**
  * The path as logged: a challenge report's orderSessionKey (all that authorizes the report, for
- * its order) is a credential, so it is replaced by its name; so is an order named by that key
- * where an orderId goes (src/api/order-reference.ts).
+ * its order) is a credential, so it is replaced by its name; so is the order reference of an
+ * order route (FlexCharge clients send that key where an orderId goes: src/api/order-reference.ts)
+ * unless it is the id of the order the request resolved (`orderId`): a request refused before
+ * (a bearer, a scope, a body, the rate limit) never learnt which it was.
  */
-function loggablePath(path: string, maskedReference: string | undefined): string {
-  const masked = maskedReference ? path.split(maskedReference).join(':orderReference') : path;
-  return masked.replace(/^\/v1\/challenges\/[^/]+/, '/v1/challenges/:orderSessionKey');
+function loggablePath(path: string, orderId: string | undefined): string {
+  return path
+    .replace(/^\/v1\/challenges\/[^/]+/, '/v1/challenges/:orderSessionKey')
+    .replace(ORDER_REFERENCE, (whole, prefix: string, reference: string, rest: string | undefined) =>
+      reference === orderId || rest === '/external-cancel' ? whole : `${prefix}:orderReference${rest ?? ''}`,
+    );
 }
+
+/** `/v1/orders/{reference}[/…]`, with FlexCharge's doubled slash too. */
+const ORDER_REFERENCE = /^(\/v1\/+orders\/)([^/]+)(\/.*)?$/;
 
 /** The trace id of the request's span; undefined while tracing is off (no span then). */
 function traceIdOfThisRequest(): string | undefined {

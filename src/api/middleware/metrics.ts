@@ -47,7 +47,8 @@ function countBusinessOutcome(ctx: Context, route: string): void {
   if (ctx.method !== 'POST') return;
   const request = (ctx.request as { body?: unknown }).body as Record<string, unknown> | undefined;
   if (route === '/v1/orders/:id/refund') {
-    const kind = request?.amountToRefund === undefined ? 'full' : 'partial';
+    // The amount decides, as the route does (an amountToRefund of the whole capture is full).
+    const kind = ctx.state.refundKind ?? (request?.amountToRefund === undefined ? 'full' : 'partial');
     if (ctx.status === 200) businessMetrics.refund('succeeded', kind);
     else if (ctx.status >= 500 || ctx.status === 402) businessMetrics.refund('failed', kind);
   }

@@ -171,6 +171,7 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     }
     if (amount !== null) refuseAmountNotTaken(order, amount, 'amountToRefund');
     const partial = amount !== null && amount !== order.captured_amount;
+    ctx.state.refundKind = partial ? 'partial' : 'full';
     if (partial && !body.idempotencyKey) {
       // The order's own refusals first (its ledger decides them again under its lock): a key the
       // FlexCharge clients cannot send is not what to mend for a refund they could never make.

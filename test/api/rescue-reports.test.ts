@@ -494,6 +494,14 @@ describe('rescue reports: GET /v1/reports/rescues and the operator’s, through 
     }
     const bad = await api(ADMIN, '/v1/admin/reports/rescues?partnerId=not-a-uuid');
     expect([bad.status, bad.body.error.id, bad.body.error.field]).toEqual([400, '400002', 'partnerId']);
+    // Instants the format allows and Postgres has no date for: year 0000, and past 9999 by an offset.
+    for (const [query, field] of [
+      ['from=0000-03-01T00:00:00Z&to=0000-04-01T00:00:00Z', 'from'],
+      ['from=9999-12-01T00:00:00Z&to=9999-12-31T23:00:00-23:59', 'to'],
+    ]) {
+      const res = await api(ADMIN, `/v1/admin/reports/rescues?${query}`);
+      expect([query, res.status, res.body.error?.id, res.body.error?.field]).toEqual([query, 400, '400002', field]);
+    }
     // A partner key makes no payment call: 403 merchant_forbidden.
     expect((await api(partnerToken, '/v1/reports/rescues')).body.error.id).toBe('403001');
     expect((await api(undefined, '/v1/reports/rescues')).status).toBe(401);

@@ -17,7 +17,13 @@ const DEFAULT_DAYS = 30;
 export const MAX_REPORT_DAYS = 366;
 const GROUPINGS = ['day', 'declineCode', 'flow', 'currency'] as const;
 
-const isoTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2025-03-14T09:26:53Z' });
+/** Years 0000 and past 9999 pass the format (an offset can carry 9999-12-31 over) but no Postgres date. */
+const REPORTABLE = { from: 0, to: Date.UTC(10_000, 0, 1) };
+const isoTime = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 timestamp such as 2025-03-14T09:26:53Z' })
+  .refine((v) => Date.parse(v) >= REPORTABLE.from && Date.parse(v) < REPORTABLE.to, {
+    message: 'must be an ISO 8601 timestamp from 1970 on, before the year 10000',
+  });
 
 /** Query of GET /v1/reports/rescues (docs/reports.md). */
 export const rescueReportQuery = z.object({

@@ -18,7 +18,7 @@ export const securityEnv = {
         } catch {
           return false;
         }
-      }, 'must be keyId:base64 pairs of 32-byte keys, comma-separated, the active key first')
+      }, 'must be keyId:base64 pairs of 32-byte keys under distinct ids, comma-separated, the active key first')
       .optional(),
   ),
   ADMIN_API_TOKEN: optionalUrl.pipe(z.string().min(32, 'must be at least 32 characters').optional()),

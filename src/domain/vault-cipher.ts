@@ -30,6 +30,10 @@ export function parseVaultKeys(spec: string): VaultKey[] {
       return { id, key };
     });
   if (keys.length === 0) throw new Error('at least one key is required');
+  // A sealed value names its key by id: two keys under one id would open it with the wrong one.
+  const ids = keys.map((k) => k.id);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) throw new Error(`key id ${twice} is given twice: each key needs an id of its own`);
   return keys;
 }
 

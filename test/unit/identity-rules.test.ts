@@ -83,6 +83,10 @@ describe('the vault cipher (AES-256-GCM)', () => {
   it('accepts only keyId:base64 pairs of 32 bytes', () => {
     expect(() => parseVaultKeys('k:short')).toThrow();
     expect(() => parseVaultKeys('')).toThrow();
+    // A rotation that reuses an id would open every value sealed under the old key with the new one.
+    const key = (byte: number) => Buffer.alloc(32, byte).toString('base64');
+    expect(() => parseVaultKeys(`vault-1:${key(2)},vault-1:${key(1)}`)).toThrow(/vault-1 is given twice/);
+    expect(parseVaultKeys(`vault-2:${key(2)},vault-1:${key(1)}`).map((k) => k.id)).toEqual(['vault-2', 'vault-1']);
   });
 });
 

@@ -22,7 +22,7 @@ import { requestCardFingerprint } from '../domain/vault-cipher';
 import type { Acting, OrderDeps } from './deps';
 import { judgeDeviceSignals, signalSenseKey } from './device-signals';
 import type { EvaluateDecision } from './evaluate-decision';
-import { closedOrderEvaluate, refuseDifferentPayment } from './further-evaluate';
+import { asOrdersCard, closedOrderEvaluate, refuseDifferentPayment } from './further-evaluate';
 import { newAttemptOn } from './new-attempt';
 import { CLOSED } from './order-client';
 import { evaluateAfterUnevaluatedRun } from './unevaluated-run';
@@ -137,10 +137,11 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
     if (!checked) throw new Error('evaluate run before its checks');
     const { settings, existing, tokenCard, tokenCardDeclines, signals, declinedAt } = checked;
     // Under the idempotency key (a reused key with another payload is refused first), before the workflow.
-    const sentCard = rawCard?.pan ?? tokenCard?.token;
+    const sentCard = rawCard ? { pan: rawCard.pan } : tokenCard && { token: tokenCard.token };
     if (existing) await refuseDifferentPayment(deps, merchantId, existing, body, sentCard);
-    const card = rawCard ? (await vaultCard(db, { merchantId, ...rawCard }, deps.vaultKeys)).card : tokenCard;
-    if (!card) throw invalid('paymentMethod', 'token or cardNumber is required');
+    const sent = rawCard ? (await vaultCard(db, { merchantId, ...rawCard }, deps.vaultKeys)).card : tokenCard;
+    if (!sent) throw invalid('paymentMethod', 'token or cardNumber is required');
+    const card = existing ? await asOrdersCard(db, merchantId, existing, sent) : sent;
     const flow = !body.isMIT ? 'CIT' : settings.mitEvaluation === 'sync' ? 'SYNC_MIT' : 'ASYNC_MIT';
     const input: EvaluateInput = {
       receivedAtUtc: now.toISOString(),
@@ -174,7 +175,7 @@ export function planEvaluate(deps: OrderDeps, acting: Acting, body: EvaluateRequ
         signals,
       ),
       // A vaulted token's budget comes read; a card number's card may be new, so the workflow reads it.
-      ...(tokenCard && card === tokenCard
+      ...(tokenCard && sent === tokenCard
         ? { cardBudget: retryBudget(card.brand, deps.networkRegion, tokenCardDeclines, now.getTime()) }
         : {}),
     };

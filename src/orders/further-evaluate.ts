@@ -1,4 +1,4 @@
-import { isVaultedCard } from '../db/repositories/card-vault';
+import { isVaultedCard, sameVaultedCard } from '../db/repositories/card-vault';
 import { findMerchantOrderByExternalId, type OrderRow } from '../db/repositories/orders';
 import type { EvaluateRequest } from '../domain/orders/evaluate-request';
 import { OrderFailure } from '../domain/orders/order-failure';
@@ -22,7 +22,7 @@ export async function closedOrderEvaluate(
   deps: OrderDeps,
   merchantId: string,
   body: EvaluateRequest,
-  card: string | undefined,
+  card: SentCard | undefined,
 ): Promise<EvaluateDecision> {
   const { externalOrderId } = body;
   const order = await findMerchantOrderByExternalId(deps.db, merchantId, externalOrderId);
@@ -44,26 +44,46 @@ export async function closedOrderEvaluate(
   };
 }
 
+/** The card an evaluate sent: its number, or a vault token. */
+export type SentCard = { pan: string } | { token: string };
+
 /**
  * A further evaluate for an existing order must be the same payment (amount, currency, card)
  * unless it is a new attempt (`attemptCount` above the order's). Otherwise it would silently get
  * the old order's answer for a different charge: order_request_mismatch, before any workflow is asked.
- * `card` is the raw card number (compared through the vault's fingerprint, never in clear) or
- * the vault token sent.
+ * The card is compared through the vault's fingerprint (never in clear), so another token of the
+ * order's card (the tokenization key gives each call its own) is the same card.
  */
 export async function refuseDifferentPayment(
   deps: OrderDeps,
   merchantId: string,
   existing: OrderRow,
   body: EvaluateRequest,
-  card: string | undefined,
+  card: SentCard | undefined,
 ): Promise<void> {
   const sameCard = async () =>
     card === undefined ||
-    card === existing.card_token ||
-    isVaultedCard(deps.db, merchantId, existing.card_token, card, deps.vaultKeys);
+    ('token' in card
+      ? sameVaultedCard(deps.db, merchantId, existing.card_token, card.token)
+      : isVaultedCard(deps.db, merchantId, existing.card_token, card.pan, deps.vaultKeys));
   const order = { amount: existing.amount, currency: existing.currency, attemptCount: existing.attempt_count };
   const request = { ...body.transaction, attemptCount: body.attemptCount ?? null, sameCard: await sameCard() };
   const differs = paymentDifferences(order, request);
   if (differs.length) throw orderRequestMismatch(existing.id, existing.status_name, differs);
+}
+
+/**
+ * The card a further evaluate charges: the order's own token when the card sent is the order's
+ * card under another token (the workflow compares tokens, and a card number vaults as its first).
+ */
+export async function asOrdersCard<T extends { token: string }>(
+  db: OrderDeps['db'],
+  merchantId: string,
+  existing: OrderRow,
+  sent: T,
+): Promise<T> {
+  if (sent.token === existing.card_token) return sent;
+  return (await sameVaultedCard(db, merchantId, existing.card_token, sent.token))
+    ? { ...sent, token: existing.card_token }
+    : sent;
 }

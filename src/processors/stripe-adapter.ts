@@ -134,16 +134,12 @@ export function createStripeAdapter(settings: StripeSettings, logger?: Logger): 
     } catch (err) {
       const e = err as StripeErrorLike;
       if (!(err instanceof AmountNotTaken) && isTransient(e)) throw err;
-      if (isOurCredentials(e)) {
-        // Our key refused (rotated, revoked, too restricted): no answer about this request, which
-        // is retried until an operator fixes the key, never taken as the processor's refusal.
-        logger?.error({ processor: 'stripe', call, idempotencyKey: key, type: e.type }, 'Stripe refused our API key');
-        throw err;
-      }
-      logger?.error(
-        { processor: 'stripe', call, idempotencyKey: key, type: e.type, code: e.code },
-        'Stripe refused the request',
-      );
+      // Our key refused (401, 403: rotated, revoked, too restricted) says nothing of this request:
+      // retried until an operator fixes the key, never the processor's refusal.
+      const ourKey = e.type === 'StripeAuthenticationError' || e.type === 'StripePermissionError';
+      const detail = { processor: 'stripe', call, idempotencyKey: key, type: e.type, code: e.code };
+      logger?.error(detail, ourKey ? 'Stripe refused our API key' : 'Stripe refused the request');
+      if (ourKey) throw err;
       throw new ProcessorRefusal(`Stripe refused the ${call}`, err instanceof AmountNotTaken ? 'amount' : e.code);
     }
   }
@@ -210,11 +206,6 @@ function isCancelledAlready(err: StripeErrorLike): boolean {
  * 409 `idempotency_key_in_use`: an earlier try under this key (one cut off by its timeout) is
  * still running at Stripe, which saves no answer for the conflict and may yet charge.
  */
-/** Stripe refused our own API key (401) or its permissions (403), not the request itself. */
-function isOurCredentials(err: StripeErrorLike): boolean {
-  return err.type === 'StripeAuthenticationError' || err.type === 'StripePermissionError';
-}
-
 function isTransient(err: StripeErrorLike): boolean {
   return (
     err.code === 'idempotency_key_in_use' ||

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { revealCard } from '../../src/db/repositories/card-vault';
 import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -471,6 +472,34 @@ describe('identity and access through the real API', () => {
       );
       expect(theirs.status).toBe(201);
       expect(theirs.body.token).not.toBe(first.body.token);
+    });
+
+    it("a further evaluate with another token of the order's card is the same payment, not 409010", async () => {
+      const card = { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: nextYear };
+      const [t1, t2] = [(await tokenize(card)).body.token, (await tokenize(card)).body.token];
+      expect(t2).not.toBe(t1);
+      const token = remember(await accessToken(stack.baseUrl, merchantKey));
+      const externalOrderId = `shop-${randomUUID()}`;
+      const evaluate = (paymentMethod: unknown) =>
+        api('POST', '/v1/evaluate', {
+          token,
+          body: {
+            idempotencyKey: randomUUID(),
+            externalOrderId,
+            transaction: { amount: 2500, currency: 'USD', responseCode: '51' },
+            paymentMethod,
+          },
+        });
+      const first = await evaluate({ token: t1 });
+      expect(first.body).toMatchObject({ outcome: 'APPROVED' });
+      // The shopper's checkout tokenized the card again; so is its number, vaulted as the card's first token.
+      for (const again of [{ token: t2 }, card]) {
+        const res = await evaluate(again);
+        expect([res.status, res.body.orderId, res.body.outcome]).toEqual([200, first.body.orderId, 'APPROVED']);
+      }
+      const another = (await tokenize({ ...card, cardNumber: '4000000000000002' })).body.token;
+      const mismatch = await evaluate({ token: another });
+      expect([mismatch.status, mismatch.body.error?.id]).toEqual([409, '409010']);
     });
 
     it('rejects a bad check digit (400010), a sandbox non-test card (400013) and an expired card (400012), storing nothing', async () => {

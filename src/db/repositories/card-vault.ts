@@ -81,7 +81,6 @@ export async function vaultCard(
   });
 }
 
-/** A vaulted card of this merchant (clear fields only), or undefined. */
 /** Whether `pan` is the card vaulted under `token` for this merchant (by fingerprint; never decrypted). */
 export async function isVaultedCard(
   db: Db,
@@ -94,6 +93,16 @@ export async function isVaultedCard(
     .where({ merchant_id: merchantId, token })
     .whereIn('fingerprint', cardFingerprints(pan, merchantId, keys))
     .first('token');
+  return Boolean(match);
+}
+
+/** Whether two of this merchant's tokens are one card (the tokenization key vaults each call anew). */
+export async function sameVaultedCard(db: Db, merchantId: string, token: string, other: string): Promise<boolean> {
+  if (token === other) return true;
+  const match = await db('card_vault as a')
+    .join('card_vault as b', (on) => on.on('b.merchant_id', 'a.merchant_id').andOn('b.fingerprint', 'a.fingerprint'))
+    .where({ 'a.merchant_id': merchantId, 'a.token': token, 'b.token': other })
+    .first('a.token');
   return Boolean(match);
 }
 

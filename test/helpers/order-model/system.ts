@@ -172,7 +172,7 @@ export class SystemOrder {
         transaction: { amount: input.amount, currency: input.currency },
         attemptCount: input.attemptCount,
       } as unknown as EvaluateRequest;
-      const closed = await closedOrderEvaluate(deps, owner.mid, body, input.card.token);
+      const closed = await closedOrderEvaluate(deps, owner.mid, body, { token: input.card.token });
       return { outcome: closed.outcome };
     });
   }

@@ -116,7 +116,9 @@ export async function startCluster(opts: ClusterOptions): Promise<ClusterHandle>
     say(`Temporal: namespace ${opts.namespace} ready (config ${temporal.configFile}, log ${temporal.logFile})`);
 
     const logger = createLogger({ level: opts.logLevel ?? 'warn', name: 'cluster' });
-    const db = createDb(databaseUrl, 5, logger);
+    // As `npm run migrate` connects: a connection may take over a second while the cluster's
+    // processes start on a busy machine, and migrations are no requests to fail fast.
+    const db = createDb(databaseUrl, 5, logger, { connectTimeoutMs: 5_000 });
     stops.push({ name: 'database pool', stop: () => db.destroy() });
     const applied = await migrateToLatest(db);
     say(`migrations: ${applied.length ? applied.join(', ') : 'up to date'}`);

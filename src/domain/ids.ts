@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 
 /**
  * A UUID derived from its parts (RFC 9562 version 8, "custom"): the same parts always give the
@@ -18,3 +19,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(text: string): boolean {
   return UUID.test(text);
 }
+
+/**
+ * A request's idempotencyKey (a GUID), lowercased: GUIDs come in either case (SQL Server prints
+ * them upper, .NET lower) and name the same key, which the refund id and the workflows' own
+ * comparisons take as text (docs/idempotency.md).
+ */
+export const idempotencyKeyField = z.guid('must be a GUID').overwrite((key) => key.toLowerCase());

@@ -5,7 +5,7 @@ import {
   type OrderRow,
   orderViewOf,
 } from '../db/repositories/orders';
-import { refundReserved } from '../db/repositories/refund-lookups';
+import { findRefund, refundReserved } from '../db/repositories/refund-lookups';
 import { derivedUuid } from '../domain/ids';
 import { OrderFailure, refused } from '../domain/orders/order-failure';
 import type { OrderStatusName } from '../domain/orders/status';
@@ -99,6 +99,15 @@ export async function cancelOrder(
 /** A refund's id: the full refund of the order, or its partial refund under this idempotencyKey. */
 export function refundIdOf(orderId: string, partialKey: string | null): string {
   return derivedUuid('refund', orderId, partialKey !== null ? `partial:${partialKey}` : 'full');
+}
+
+/**
+ * The key a partial refund goes by: as parsed (lowercased), or as sent when a refund was reserved
+ * under the key as sent before keys were lowercased (2026-11-29), so its retry is that refund.
+ */
+export async function partialRefundKey(db: Db, orderId: string, parsed: string, sent: unknown): Promise<string> {
+  if (typeof sent !== 'string' || sent === parsed) return parsed;
+  return (await findRefund(db, orderId, refundIdOf(orderId, sent))) ? sent : parsed;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { listOrderEvents } from '../../src/db/repositories/events';
 import { orderWorkflowId, refundWorkflowId } from '../../src/domain/orders/workflow-ids';
+import { refundIdOf } from '../../src/orders/commands';
 import { CLOSED, OrderClient } from '../../src/orders/order-client';
 import { captureUpdate } from '../../src/workflows';
 import { callApi } from '../helpers/api-client';
@@ -717,6 +718,45 @@ describe('orders through the real API, worker, Temporal dev server and Postgres'
       expect([later.status, later.body.error?.id]).toEqual([409, '409002']);
       expect(await stack.db('idempotency_keys').where({ merchant_id: mid, key })).toHaveLength(0);
       expect((await api('GET', `/v1/orders/${orderId}`)).body.amounts.refunded).toBe(30);
+    });
+
+    it("a partial refund's key is one key in either case: its retry in capitals is that refund, never a second", async () => {
+      const { orderId } = (await api('POST', '/v1/evaluate', evaluateBody())).body; // 25.00 USD
+      const key = randomUUID();
+      const first = await api('POST', `/v1/orders/${orderId}/refund`, { amountToRefund: '0.30', idempotencyKey: key });
+      expect(first.body).toMatchObject({ amount: 30, status: 'APPROVED' });
+      // The answer lost (a 500 500010 frees the key), retried by a client that prints GUIDs in capitals.
+      expect(await stack.db('idempotency_keys').where({ merchant_id: mid, key }).delete()).toBe(1);
+      const upper = key.toUpperCase();
+      const again = await api('POST', `/v1/orders/${orderId}/refund`, {
+        amountToRefund: '0.30',
+        idempotencyKey: upper,
+      });
+      expect(again.body).toMatchObject({ amount: 30, refundedAmount: 30, transactionId: first.body.transactionId });
+      const other = await api('POST', `/v1/orders/${orderId}/refund`, {
+        amountToRefund: '0.50',
+        idempotencyKey: upper,
+      });
+      expect([other.status, other.body.error?.id]).toEqual([409, '409002']);
+      expect(await stack.db('refunds').where({ order_id: orderId })).toHaveLength(1);
+
+      // A refund reserved before keys were lowercased (2026-11-29) took its id from the key as sent:
+      // that key sent again is that refund.
+      const legacy = randomUUID().toUpperCase();
+      const made = await api('POST', `/v1/orders/${orderId}/refund`, {
+        amountToRefund: '0.20',
+        idempotencyKey: legacy,
+      });
+      expect(made.body).toMatchObject({ amount: 20, refundedAmount: 50 });
+      const legacyId = refundIdOf(orderId, legacy);
+      await stack.db('refunds').where({ id: made.body.transactionId }).update({ id: legacyId });
+      await stack.db('idempotency_keys').where({ merchant_id: mid, key: legacy.toLowerCase() }).delete();
+      const retried = await api('POST', `/v1/orders/${orderId}/refund`, {
+        amountToRefund: '0.20',
+        idempotencyKey: legacy,
+      });
+      expect(retried.body).toMatchObject({ amount: 20, refundedAmount: 50, transactionId: legacyId });
+      expect(await stack.db('refunds').where({ order_id: orderId })).toHaveLength(2);
     });
 
     it('refuses to refund an order that is not completed (409007)', async () => {

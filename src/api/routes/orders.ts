@@ -5,13 +5,14 @@ import { REPLAY_WINDOW_MS } from '../../db/repositories/idempotency';
 import { findMerchantOrder, findMerchantOrderByExternalId, type OrderRow } from '../../db/repositories/orders';
 import { findRefund } from '../../db/repositories/refund-lookups';
 import { ApiError } from '../../domain/errors';
+import { idempotencyKeyField } from '../../domain/ids';
 import { majorToMinor } from '../../domain/money';
 import { evaluateRequest, orderRef, withoutNulls } from '../../domain/orders/evaluate-request';
 import { refused } from '../../domain/orders/order-failure';
 import { isRefundable } from '../../domain/orders/transitions';
 import { orderWorkflowId } from '../../domain/orders/workflow-ids';
 import type { Logger } from '../../logger';
-import { cancelOrder, captureOrder, refundIdOf, refundOrder } from '../../orders/commands';
+import { cancelOrder, captureOrder, partialRefundKey, refundIdOf, refundOrder } from '../../orders/commands';
 import type { OrderDeps } from '../../orders/deps';
 import { planEvaluate } from '../../orders/evaluate';
 import { orderLookup } from '../../orders/order-lookup';
@@ -31,21 +32,18 @@ const _uuid = z.uuid();
 export const captureBody = z.preprocess(
   withoutNulls,
   z.object({
-    idempotencyKey: z.guid('must be a GUID'),
+    idempotencyKey: idempotencyKeyField,
     orderId: z.uuid('must be the orderId (or orderSessionKey) returned by evaluate'),
     amount: z.number().int().positive().optional(),
     /** FlexCharge sends the authorization's currency: it must be the order's. */
     currency: z.string().max(3).optional(),
   }),
 );
-export const optionalKeyBody = z.preprocess(
-  withoutNulls,
-  z.object({ idempotencyKey: z.guid('must be a GUID').optional() }),
-);
+export const optionalKeyBody = z.preprocess(withoutNulls, z.object({ idempotencyKey: idempotencyKeyField.optional() }));
 export const refundBody = z.preprocess(
   withoutNulls,
   z.object({
-    idempotencyKey: z.guid('must be a GUID').optional(),
+    idempotencyKey: idempotencyKeyField.optional(),
     amountToRefund: z.union([z.number().nonnegative(), z.string().max(32)]).optional(),
     /** The vendor's Node sample states the refund's kind; the amount still decides it. */
     isPartialRefund: z.boolean().optional(),
@@ -184,12 +182,14 @@ export function orderRoutes(deps: OrderRouteDeps): Router {
     // first answer was lost (which frees the key), or at all once the key's 24 hours have passed
     // (a new request then, whose refund id the first holds), it is the key reused (409002), checked
     // before the claim so nothing is stored: never the first refund's 200 for a refund not made.
-    if (partial && body.idempotencyKey) {
-      const earlier = await findRefund(deps.db, order.id, refundIdOf(order.id, body.idempotencyKey));
+    const sent = (ctx.request.body as { idempotencyKey?: unknown } | undefined)?.idempotencyKey;
+    const key = body.idempotencyKey && (await partialRefundKey(deps.db, order.id, body.idempotencyKey, sent));
+    if (partial && key) {
+      const earlier = await findRefund(deps.db, order.id, refundIdOf(order.id, key));
       const replayable = earlier && deps.clock.now().getTime() - earlier.created_at.getTime() < REPLAY_WINDOW_MS;
       if (earlier && (earlier.amount !== amount || !replayable)) throw new ApiError('idempotency_key_reused');
     }
-    const idempotencyKey = body.idempotencyKey ?? null;
+    const idempotencyKey = key ?? null;
     const scope = {
       merchantId: order.merchant_id,
       operation: `refund:${order.id}`,

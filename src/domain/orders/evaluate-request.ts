@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../ids';
 import { isCurrency } from '../money';
 import { paymentMethod } from './evaluate-card';
 
@@ -94,7 +95,7 @@ const code = z.string().trim().max(16);
 
 const wire = z
   .object({
-    idempotencyKey: z.guid('must be a GUID'),
+    idempotencyKey: idempotencyKeyField,
     externalOrderId: orderRef.optional(),
     /** The interface (and FlexCharge) call externalOrderId "orderId": accepted as an alias. */
     orderId: orderRef.optional(),

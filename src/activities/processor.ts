@@ -1,7 +1,11 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../db/knex';
 import { revealedCardOf } from '../db/repositories/card-vault';
 import { type ChargeSendReads, recordChargeSendingReading } from '../db/repositories/charge-sending';
+import { refundReservedAt } from '../db/repositories/refund-lookups';
+import { KEY_RESEND_LIMIT_MS } from '../domain/orders/charge-attempts';
 import type { ChargeInput, ChargeResult, LedgerAnswer } from '../domain/orders/contracts';
+import { FAILURE } from '../domain/orders/failures';
 import type { VaultKey } from '../domain/vault-cipher';
 import type { Logger } from '../logger';
 import type { ChargeOutcome } from '../processors/port';
@@ -11,6 +15,7 @@ import { chargeResultWith, decidingWith } from './charge-decided-order';
 import { chargeLedger, type LedgerChargeCall, ledgerAnswerOf } from './charge-ledger';
 import { countOrderWrite } from './orders';
 import { isRefused, refusalAsAnswer, refusedAnswer, refusedForGood } from './processor-refusals';
+import { storeStep } from './store-failures';
 
 export interface ProcessorActivityDeps {
   db: Db;
@@ -176,6 +181,14 @@ export function createProcessorActivities(deps: ProcessorActivityDeps) {
       amount: number;
       currency?: string;
     }): Promise<{ processorReference: string }> {
+      // Under a key the processor may have forgotten (Stripe keeps one 24 hours), a refund that went
+      // through unheard would be made again: left pending, for an operator (docs/runbook.md).
+      const reservedAt = await storeStep('read refund', () => refundReservedAt(deps.db, input.refundId));
+      if (reservedAt && Date.now() - reservedAt.getTime() > KEY_RESEND_LIMIT_MS)
+        throw ApplicationFailure.nonRetryable(
+          `refund ${input.refundId} was first asked at ${reservedAt.toISOString()}: too long ago to send again under its key`,
+          FAILURE.chargeKeyExpired,
+        );
       const answer = await refusalAsAnswer(() => processors.forAuthorization(input.authorizationId).refund(input));
       if (isRefused(answer)) throw refusedForGood(answer.refused);
       return answer;

@@ -3,8 +3,10 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createProcessorActivities } from '../../src/activities/processor';
 import { reserveRefund } from '../../src/db/repositories/refunds';
 import type { ChargeAttempt } from '../../src/domain/orders/charge-attempts';
+import { KEY_RESEND_LIMIT_MS } from '../../src/domain/orders/charge-attempts';
 import { CHALLENGE_TIMEOUT_MS } from '../../src/domain/orders/charge-decision';
 import type { ChargeInput, ChargeResult, EvaluateInput, OrderState } from '../../src/domain/orders/contracts';
+import { FAILURE } from '../../src/domain/orders/failures';
 import { committedState, recordedCalls } from '../../src/domain/orders/order-commit';
 import { ORDER_STATUS } from '../../src/domain/orders/status';
 import { SANDBOX_CARDS_BY_BEHAVIOUR } from '../../src/domain/sandbox-cards';
@@ -182,5 +184,33 @@ describe("the first evaluate's charge records the order it decides", () => {
       decides: { ...(recorded.input.decides as NonNullable<ChargeInput['decides']>), mode: 'adopt' },
     });
     expect(taken).toEqual(decided);
+  });
+  it('a refund first asked longer ago than the processor keeps its key is not sent again: left pending', async () => {
+    const recorded = await firstCharge(SANDBOX_CARDS_BY_BEHAVIOUR.approves.visa, 'decide');
+    const { authorizationId } = (await charge(recorded.input)) as { authorizationId: string };
+    const reserve = async () => {
+      const refund = { refundId: randomUUID(), orderId: recorded.input.orderId, merchantId: merchant.mid };
+      const reserved = await reserveRefund(
+        database.db,
+        { ...refund, kind: 'partial', amount: 100, idempotencyKey: null },
+        new Date(),
+      );
+      expect(reserved.kind).toBe('reserved');
+      return { refundId: refund.refundId, authorizationId, amount: 100, currency: 'USD' };
+    };
+    const reservedAgo = (refundId: string, ms: number) =>
+      database
+        .db('refunds')
+        .where({ id: refundId })
+        .update({ created_at: new Date(Date.now() - ms) });
+    const refund = (input: Awaited<ReturnType<typeof reserve>>) => env.run(processor.processorRefund, input);
+
+    const within = await reserve();
+    await reservedAgo(within.refundId, KEY_RESEND_LIMIT_MS - 60_000);
+    await expect(refund(within)).resolves.toMatchObject({ processorReference: expect.any(String) });
+    const past = await reserve();
+    await reservedAgo(past.refundId, KEY_RESEND_LIMIT_MS + 60_000);
+    await expect(refund(past)).rejects.toMatchObject({ type: FAILURE.chargeKeyExpired, nonRetryable: true });
+    expect(await database.db('refunds').where({ id: past.refundId }).first()).toMatchObject({ state: 'pending' });
   });
 });

@@ -1,7 +1,7 @@
 import type { Db } from '../knex';
 import type { RefundRecord } from '../tables/refunds';
 
-/** The API's reads of the refunds ledger (its writes, by the refund workflow: ./refunds.ts). */
+/** The reads of the refunds ledger (its writes, by the refund workflow: ./refunds.ts). */
 
 /** A refund of the order's, by its id. */
 export async function findRefund(db: Db, orderId: string, refundId: string): Promise<RefundRecord | undefined> {
@@ -18,4 +18,9 @@ export async function refundReserved(db: Db, orderId: string, refundId: string):
     await trx('orders').where({ id: orderId }).forShare().first('id');
     return !!(await trx('refunds').where({ id: refundId, order_id: orderId }).first('id'));
   });
+}
+
+/** When a refund was reserved, just before the processor was first asked it; undefined if never. */
+export async function refundReservedAt(db: Db, refundId: string): Promise<Date | undefined> {
+  return (await db('refunds').where({ id: refundId }).first('created_at'))?.created_at;
 }

@@ -38,8 +38,9 @@ export const FAILURE = {
    */
   processorRefused: 'ProcessorRefused',
   /**
-   * A card charge first sent longer ago than KEY_RESEND_LIMIT_MS was not sent again: the
-   * processor may have forgotten its key and would charge anew. Its outcome stays unknown.
+   * A card charge or a refund first sent longer ago than KEY_RESEND_LIMIT_MS was not sent again:
+   * the processor may have forgotten its key and would charge (refund) anew. Its outcome stays
+   * unknown, for an operator (docs/runbook.md).
    */
   chargeKeyExpired: 'ChargeKeyExpired',
 } as const;

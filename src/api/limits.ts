@@ -4,12 +4,12 @@ import type { Db } from '../db/knex';
 import type { Clock } from '../domain/clock';
 import { ApiError, type ErrorName } from '../domain/errors';
 import { type RateLimiter, TokenBuckets } from '../domain/token-bucket';
-import { WIDGET_SENSE_KEY_RATE } from '../domain/widget-signals';
+import { WIDGET_ADDRESS_RATE, WIDGET_SENSE_KEY_RATE } from '../domain/widget-signals';
 import type { Logger } from '../logger';
 import { payingMerchant } from './access';
 import { principalOf } from './middleware/authenticate';
 import { failureLimit, rateLimit, rateLimitWithClaim, SharedLimits } from './middleware/rate-limit';
-import { stateOf } from './state';
+import { type ApiState, stateOf } from './state';
 
 /** Open endpoints whose caller proves itself with a credential in the request. */
 const CREDENTIAL_PATHS = ['/v1/oauth2/token', '/v1/tokenize'];
@@ -52,6 +52,10 @@ export function apiLimits(
     config.widget.rateLimit.burst,
   );
   const senseKeyBuckets = limits.buckets('sense-key', WIDGET_SENSE_KEY_RATE.perSecond, WIDGET_SENSE_KEY_RATE.burst);
+  const widgetAddressBuckets = limits.buckets('widget-ip', WIDGET_ADDRESS_RATE.perSecond, WIDGET_ADDRESS_RATE.burst);
+  const siteOf = (ctx: { state: ApiState }) => stateOf(ctx.state, 'site').id;
+  const perAddress = rateLimit(widgetAddressBuckets, clock, (ctx) => `${siteOf(ctx)}:${ctx.ip}`, 'widget_rate_limited');
+  const perSite = rateLimit(widgetSiteBuckets, clock, siteOf, 'widget_rate_limited');
   return {
     // The tokenization key sits in the merchant's web pages, so anyone may spend with it: per
     // merchant and address, apart from the payments budget a page's visitor must not drain.
@@ -70,7 +74,8 @@ export function apiLimits(
       (err) => err instanceof ApiError && CREDENTIAL_FAILURES.includes(err.errorName),
       'Too many failed attempts from this address. Retry after the Retry-After period.',
     ),
-    widgetSite: rateLimit(widgetSiteBuckets, clock, (ctx) => stateOf(ctx.state, 'site').id, 'widget_rate_limited'),
+    // One sender (any script can send a site's Origin) meets its own bucket before the site's.
+    widgetSite: (ctx, next) => perAddress(ctx, () => perSite(ctx, next)),
     senseKey: rateLimit(
       senseKeyBuckets,
       clock,

@@ -19,6 +19,12 @@ export const WIDGET_LIMITS = {
  */
 export const WIDGET_SENSE_KEY_RATE = { perSecond: 1, burst: 30 } as const;
 
+/**
+ * Per site and client address, before the site's own budget: anyone can send a site's Origin
+ * header from a script, so one sender must not spend the budget of the site's shoppers.
+ */
+export const WIDGET_ADDRESS_RATE = { perSecond: 20, burst: 200 } as const;
+
 /** A senseKey: a UUID, any version (the widget makes v4; a query-string key is taken as given). */
 export const SENSE_KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,4 +1,6 @@
-import { seedMerchant } from '../helpers/fixtures';
+import { WIDGET_ADDRESS_RATE } from '../../src/domain/widget-signals';
+import { callApi } from '../helpers/api-client';
+import { accessToken, seedKey, seedMerchant } from '../helpers/fixtures';
 import { requestFrom } from '../helpers/from-address';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -42,5 +44,25 @@ describe('per-address limits behind a trusted proxy', () => {
     expect((await tokenize(m.tokenizationKey, '203.0.113.8')).status).toBe(201);
     // The flooder claiming to be someone else: the ingress appended its real address, which counts.
     expect((await tokenize(m.tokenizationKey, '203.0.113.9, 203.0.113.7')).status).toBe(429);
+  });
+
+  it("keys a widget sender's own budget on its address before the site's: a flood from one spends none of its shoppers'", async () => {
+    const m = await seedMerchant(stack.db);
+    const bearer = await accessToken(stack.baseUrl, await seedKey(stack.db, m));
+    const origin = 'https://shop.example.com';
+    const site = await callApi(stack.baseUrl, bearer, 'POST', `/v1/merchants/${m.mid}/sites`, {
+      name: 'Shop',
+      allowedOrigins: [origin],
+    });
+    // Any script can send the site's Origin: it is no proof of a browser on the merchant's page.
+    const config = (client: string) =>
+      requestFrom(INGRESS, `${stack.baseUrl}/v1/widget/${m.mid}/${site.body.siteId}/config`, {
+        headers: { origin, 'x-forwarded-for': client },
+      });
+    const flood = [];
+    for (let i = 0; i <= WIDGET_ADDRESS_RATE.burst; i++) flood.push((await config('203.0.113.7')).status);
+    expect(flood).toEqual([...Array(WIDGET_ADDRESS_RATE.burst).fill(200), 429]);
+    expect((await config('203.0.113.7')).body.error.id).toBe('429010');
+    expect((await config('203.0.113.8')).status).toBe(200);
   });
 });

@@ -89,15 +89,21 @@
     }
   }
 
-  /** Minor units as the currency's major units (JPY has none, USD two), formatted for people. */
+  /**
+   * Minor units as the currency's major units, by the service's exponents (currencies.js: JPY
+   * none, IQD three, every other two), never the browser's, whose currency data differs.
+   */
   function minorDigits(currency) {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+    const exceptions = window.fcMinorUnits || {};
+    return Object.hasOwn(exceptions, currency) ? exceptions[currency] : 2;
   }
   function major(amount, currency) {
     return amount / 10 ** minorDigits(currency);
   }
   function money(amount, currency) {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(major(amount, currency));
+    const digits = minorDigits(currency);
+    const format = { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits };
+    return new Intl.NumberFormat('en', format).format(major(amount, currency));
   }
   function moneyList(recovered) {
     return recovered.length ? recovered.map((r) => money(r.amount, r.currency)).join(', ') : 'none';

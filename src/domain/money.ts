@@ -42,6 +42,9 @@ export function minorUnitExponent(currency: string): number {
   return EXPONENT[currency] ?? 2;
 }
 
+/** The currencies whose minor-unit exponent is not 2 (the dashboard formats amounts with them). */
+export const MINOR_UNIT_EXCEPTIONS: Readonly<Record<string, number>> = EXPONENT;
+
 /**
  * "12.34" or 12.34 in major units -> 1234 minor units (USD). Undefined when the value is not a
  * plain non-negative decimal or has more decimals than the currency has minor units.

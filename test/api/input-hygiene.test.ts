@@ -189,6 +189,7 @@ describe('input hygiene: control characters, unpaired surrogates and card number
     },
     { route: 'GET /dashboard', auth: 'none', query: () => ({ v: '1' }) },
     { route: 'GET /dashboard/dashboard.js', auth: 'none', query: () => ({ v: '1' }) },
+    { route: 'GET /dashboard/currencies.js', auth: 'none', query: () => ({ v: '1' }) },
     { route: 'GET /dashboard/dashboard.css', auth: 'none', query: () => ({ v: '1' }) },
     { route: 'GET /dashboard/chart.js', auth: 'none', query: () => ({ v: '1' }) },
     {

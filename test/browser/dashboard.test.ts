@@ -135,6 +135,33 @@ describe('the merchant dashboard in Chromium', () => {
     await page.locator('#orders-table tbody', { hasText: 'No order has this externalOrderId.' }).waitFor();
   });
 
+  it("shows amounts in the service's minor units, not the browser's: IQD with three decimals, HUF with two", async () => {
+    const c = await seedDashboardMerchant(stack.baseUrl, stack.db, 'shop-c');
+    const shown: Record<string, string> = {};
+    for (const [currency, amount] of [
+      ['IQD', 2500],
+      ['HUF', 100_000],
+    ] as const) {
+      const externalOrderId = `shop-c-${currency}`;
+      const res = await callApi(stack.baseUrl, c.token, 'POST', '/v1/evaluate', {
+        idempotencyKey: crypto.randomUUID(),
+        externalOrderId,
+        transaction: { amount, currency, responseCode: '51' },
+        paymentMethod: { cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 1 },
+      });
+      expect(res.status).toBe(200);
+      shown[currency] = externalOrderId;
+    }
+    const page = await open(await linkOf(c), 'orders');
+    const amountOf = async (externalOrderId: string) =>
+      (await page.locator('#orders-table tbody tr', { hasText: externalOrderId }).locator('td').nth(4).textContent())
+        // Intl separates the code from the figure with a no-break space.
+        ?.replace(/\u00a0/g, ' ');
+    // 2.500 dinars and 1,000.00 forints: the browser's data has no decimals for either.
+    expect(await amountOf(shown.IQD as string)).toBe('IQD 2.500');
+    expect(await amountOf(shown.HUF as string)).toBe('HUF 1,000.00');
+  });
+
   it('has no serious or critical accessibility violation (axe-core)', async () => {
     const page = await open(await linkOf(a));
     await page.locator('body[data-orders="shown"]').waitFor();

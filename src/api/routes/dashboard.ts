@@ -1,6 +1,8 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { MINOR_UNIT_EXCEPTIONS } from '../../domain/money';
 import { apiRouter } from '../router';
 
 /**
@@ -42,17 +44,32 @@ const FILES: Record<string, { file: () => string; type: string }> = {
   '/dashboard/chart.js': { file: chartJsPath, type: 'text/javascript; charset=utf-8' },
 };
 
+/**
+ * The service's minor-unit exponents for the page's script: the browser's own currency data
+ * differs from ISO 4217's (IQD has 3 decimals, HUF 2; Intl gives both none), and the amounts the
+ * API answers are in the service's minor units.
+ */
+const CURRENCIES_SCRIPT = `window.fcMinorUnits = ${JSON.stringify(MINOR_UNIT_EXCEPTIONS)};\n`;
+
 export function dashboardRoutes(): Router {
   const router = apiRouter();
+  router.get('/dashboard/currencies.js', (ctx) => {
+    assetHeaders(ctx, 'text/javascript; charset=utf-8');
+    ctx.body = CURRENCIES_SCRIPT;
+  });
   for (const [path, { file, type }] of Object.entries(FILES)) {
     router.get(path, async (ctx) => {
-      ctx.type = type;
-      ctx.set('content-security-policy', CONTENT_SECURITY_POLICY);
-      ctx.set('x-content-type-options', 'nosniff');
-      ctx.set('referrer-policy', 'no-referrer');
-      ctx.set('cache-control', 'public, max-age=300');
+      assetHeaders(ctx, type);
       ctx.body = createReadStream(file());
     });
   }
   return router;
+}
+
+function assetHeaders(ctx: Context, type: string): void {
+  ctx.type = type;
+  ctx.set('content-security-policy', CONTENT_SECURITY_POLICY);
+  ctx.set('x-content-type-options', 'nosniff');
+  ctx.set('referrer-policy', 'no-referrer');
+  ctx.set('cache-control', 'public, max-age=300');
 }

@@ -1743,6 +1743,7 @@ CreateDashboardLinkResponse = DashboardLink
 ListOrderWebhookDeliveriesResponse = OrderDeliveryLog
 GetDashboardPageResponse = None
 GetDashboardScriptResponse = None
+GetDashboardCurrenciesResponse = None
 GetDashboardStylesResponse = None
 GetDashboardChartLibraryResponse = None
 GetOpenApiDocumentResponse = OpenApiDocument

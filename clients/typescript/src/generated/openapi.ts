@@ -766,6 +766,9 @@ export interface PaymentRescueApi {
     getDashboardScript: {
       response: null;
     };
+    getDashboardCurrencies: {
+      response: null;
+    };
     getDashboardStyles: {
       response: null;
     };

@@ -65,6 +65,15 @@ export const dashboardOperations: Operation[] = [
   {
     ...page,
     method: 'get',
+    path: '/dashboard/currencies.js',
+    operationId: 'getDashboardCurrencies',
+    summary: "The service's minor-unit exponents, for the dashboard's script",
+    responses: { 200: { description: 'JavaScript', body: { mediaType: 'text/javascript' } } },
+    errors: [],
+  },
+  {
+    ...page,
+    method: 'get',
     path: '/dashboard/dashboard.css',
     operationId: 'getDashboardStyles',
     summary: "The dashboard's styles",

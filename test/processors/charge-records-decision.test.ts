@@ -165,19 +165,25 @@ describe("the first evaluate's charge records the order it decides", () => {
     expect(await eventNames(database.db, recorded.input.orderId)).toEqual(['order.completed']);
   });
 
-  it('a run closing undecided takes up its recorded order after a refund moved the row on', async () => {
-    // The merchant saw the order Completed (a lookup, order.completed) and refunded part of it
-    // while the run never heard the charge's answer: the hour's end must take that order up,
-    // not undo its charge.
-    const recorded = await firstCharge(SANDBOX_CARDS_BY_BEHAVIOUR.approves.visa, 'decide');
-    const decided = await charge(recorded.input);
-    const refund = { refundId: randomUUID(), orderId: recorded.input.orderId, merchantId: merchant.mid };
+  /** A partial refund of 100 reserved in the ledger of the order's, as the refund workflow first does; its id. */
+  async function reservePartialRefund(orderId: string): Promise<string> {
+    const refund = { refundId: randomUUID(), orderId, merchantId: merchant.mid };
     const reserved = await reserveRefund(
       database.db,
       { ...refund, kind: 'partial', amount: 100, idempotencyKey: null },
       new Date(),
     );
     expect(reserved.kind).toBe('reserved');
+    return refund.refundId;
+  }
+
+  it('a run closing undecided takes up its recorded order after a refund moved the row on', async () => {
+    // The merchant saw the order Completed (a lookup, order.completed) and refunded part of it
+    // while the run never heard the charge's answer: the hour's end must take that order up,
+    // not undo its charge.
+    const recorded = await firstCharge(SANDBOX_CARDS_BY_BEHAVIOUR.approves.visa, 'decide');
+    const decided = await charge(recorded.input);
+    await reservePartialRefund(recorded.input.orderId);
     expect(await orderRow(database.db, recorded.input.orderId)).toMatchObject({ version: 2 });
     const taken = await charge({
       ...recorded.input,
@@ -185,18 +191,13 @@ describe("the first evaluate's charge records the order it decides", () => {
     });
     expect(taken).toEqual(decided);
   });
+
   it('a refund first asked longer ago than the processor keeps its key is not sent again: left pending', async () => {
     const recorded = await firstCharge(SANDBOX_CARDS_BY_BEHAVIOUR.approves.visa, 'decide');
     const { authorizationId } = (await charge(recorded.input)) as { authorizationId: string };
     const reserve = async () => {
-      const refund = { refundId: randomUUID(), orderId: recorded.input.orderId, merchantId: merchant.mid };
-      const reserved = await reserveRefund(
-        database.db,
-        { ...refund, kind: 'partial', amount: 100, idempotencyKey: null },
-        new Date(),
-      );
-      expect(reserved.kind).toBe('reserved');
-      return { refundId: refund.refundId, authorizationId, amount: 100, currency: 'USD' };
+      const refundId = await reservePartialRefund(recorded.input.orderId);
+      return { refundId, authorizationId, amount: 100, currency: 'USD' };
     };
     const reservedAgo = (refundId: string, ms: number) =>
       database
